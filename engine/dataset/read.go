@@ -1,0 +1,145 @@
+package dataset
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/arrow/array"
+	"github.com/apache/arrow/go/v17/arrow/ipc"
+	"github.com/apache/arrow/go/v17/arrow/memory"
+)
+
+// Read opens the Arrow IPC file at path, checks that it has every column of
+// s with the right type (extra columns are ignored), copies the columns into
+// a Table and validates every value. Errors name the file, the column and,
+// for a bad value, the row.
+func Read(path string, s *Schema, mem memory.Allocator) (*Table, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	t, err := Decode(b, s, mem)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
+
+// Decode is Read on the bytes of an Arrow IPC file. A nil schema accepts
+// the file's own columns (float64, int64, string and list<int32> only).
+func Decode(b []byte, s *Schema, mem memory.Allocator) (*Table, error) {
+	r, err := ipc.NewFileReader(bytes.NewReader(b), ipc.WithAllocator(mem))
+	if err != nil {
+		return nil, fmt.Errorf("not an Arrow IPC file: %w", err)
+	}
+	defer r.Close()
+	as := r.Schema()
+	name, prov := provenanceFrom(as.Metadata())
+	if s == nil {
+		if s, err = schemaOf(name, as); err != nil {
+			return nil, err
+		}
+	}
+	idx := make([]int, len(s.Columns))
+	for i, c := range s.Columns {
+		j := as.FieldIndices(c.Name)
+		if len(j) == 0 {
+			return nil, fmt.Errorf("schema %s: missing column %q (%s)", s.Name, c.Name, c.Type)
+		}
+		if got := as.Field(j[0]).Type; !arrow.TypeEqual(got, c.Type.arrow()) {
+			return nil, fmt.Errorf("schema %s: column %q has type %s, want %s", s.Name, c.Name, got, c.Type)
+		}
+		idx[i] = j[0]
+	}
+	t := NewTable(s, prov)
+	for k := 0; k < r.NumRecords(); k++ {
+		rec, err := r.RecordAt(k)
+		if err != nil {
+			return nil, fmt.Errorf("record batch %d: %w", k, err)
+		}
+		err = t.appendRecord(rec, idx)
+		rec.Release()
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := t.Validate(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func (t *Table) appendRecord(rec arrow.Record, idx []int) error {
+	for i, j := range idx {
+		a := rec.Column(j)
+		if a.NullN() > 0 {
+			for r := 0; r < a.Len(); r++ {
+				if a.IsNull(r) {
+					return fmt.Errorf("column %q row %d: null value", t.Schema.Columns[i].Name, t.Len()+r)
+				}
+			}
+		}
+		switch v := t.cols[i].(type) {
+		case []float64:
+			t.cols[i] = append(v, a.(*array.Float64).Float64Values()...)
+		case []int64:
+			t.cols[i] = append(v, a.(*array.Int64).Int64Values()...)
+		case []string:
+			sa := a.(*array.String)
+			for r := 0; r < sa.Len(); r++ {
+				v = append(v, sa.Value(r))
+			}
+			t.cols[i] = v
+		case [][]int32:
+			la := a.(*array.List)
+			vals := la.ListValues().(*array.Int32)
+			offs := la.Offsets()
+			for r := 0; r < la.Len(); r++ {
+				var l []int32 // nil for an empty list, as Go code writes it
+				for k := offs[r]; k < offs[r+1]; k++ {
+					l = append(l, vals.Value(int(k)))
+				}
+				v = append(v, l)
+			}
+			t.cols[i] = v
+		}
+	}
+	return nil
+}
+
+// schemaOf describes an Arrow schema in pslab's column types.
+func schemaOf(name string, as *arrow.Schema) (*Schema, error) {
+	s := &Schema{Name: name}
+	for _, f := range as.Fields() {
+		var typ Type = 255
+		for _, cand := range []Type{Float64, Int64, String, Int32List} {
+			if arrow.TypeEqual(f.Type, cand.arrow()) {
+				typ = cand
+			}
+		}
+		if typ == 255 {
+			return nil, fmt.Errorf("column %q has unsupported type %s", f.Name, f.Type)
+		}
+		unit := ""
+		md := as.Metadata()
+		if i := md.FindKey("unit." + f.Name); i >= 0 {
+			unit = md.Values()[i]
+		}
+		s.Columns = append(s.Columns, Column{Name: f.Name, Type: typ, Unit: unit})
+	}
+	if len(s.Columns) == 0 {
+		return nil, errors.New("file has no columns")
+	}
+	return s, nil
+}
+
+// ReadAny reads a pslab Arrow file with whatever columns it has.
+func ReadAny(path string, mem memory.Allocator) (*Table, error) {
+	return Read(path, nil, mem)
+}
+
+// Allocator is the allocator pslab uses outside tests.
+var Allocator memory.Allocator = memory.DefaultAllocator
