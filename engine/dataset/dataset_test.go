@@ -149,9 +149,9 @@ section = "Table 4"
 	require.Equal(t, Reported, tab.Provenance.Origin)
 
 	bad := []struct{ edit, want string }{
-		{`values = ["VGG-19", "x"]`, `t4.toml:22: row 0 column "w_iter": value "x" is string`},
-		{`values = ["VGG-19"]`, `t4.toml:22: row 0 has 1 values`},
-		{`valeus = ["VGG-19", 1.0]`, `t4.toml:22: unknown field "rows.valeus"`},
+		{`values = ["VGG-19", "x"]`, `t4.toml:19: row 0 column "w_iter": value "x" is string`},
+		{`values = ["VGG-19"]`, `t4.toml:19: row 0 has 1 values`},
+		{`valeus = ["VGG-19", 1.0]`, `t4.toml:19: unknown field "rows.valeus"`},
 	}
 	for _, c := range bad {
 		src := good[:len(good)-len("values = [\"VGG-19\", 58.81]\nsection = \"Table 4\"\n")] + c.edit + "\nsection = \"Table 4\"\n"
