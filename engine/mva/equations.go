@@ -168,7 +168,7 @@ func (s *solver) vector(counts []int, prev [][]float64, out []float64) error {
 func (s *solver) fixedPoint(counts []int, prev [][]float64) error {
 	L := s.nw.stations
 	clear(s.arg)
-	alpha, last := s.o.damping, math.Inf(1)
+	damp := newDamper(s.o.damping, defaultHybridDamping)
 	for it := 1; ; it++ {
 		for t, c := range counts {
 			s.x[t] = 0
@@ -187,10 +187,7 @@ func (s *solver) fixedPoint(counts []int, prev [][]float64) error {
 		if it >= s.o.maxIter {
 			return fmt.Errorf("mva: hybrid fixed point at population %v: no convergence after %d iterations (residual %.3g)", counts, it, res)
 		}
-		if res > last && alpha > minDamping {
-			alpha /= 2
-		}
-		last = res
+		alpha := damp.step(res)
 		for i, v := range s.argNext {
 			s.arg[i] += alpha * (v - s.arg[i])
 		}

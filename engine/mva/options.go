@@ -76,7 +76,9 @@ type Options struct {
 	// Zero means 100000.
 	MaxIterations int
 	// Damping is the fraction of the new iterate mixed into the old one,
-	// in (0, 1]. It is halved whenever the residual grows. Zero means 0.5.
+	// in (0, 1]. It is halved whenever the residual has not reached a new
+	// minimum for 50 iterations. Zero means 1 (the classic undamped
+	// iteration) for BardSchweitzer and 0.5 for the hybrid fixed point.
 	Damping float64
 	// MaxVectors caps the number of population vectors Π_t (n_t+1) that
 	// the Recursive method may visit; larger models return an error
@@ -87,7 +89,8 @@ type Options struct {
 const (
 	defaultTolerance     = 1e-12
 	defaultMaxIterations = 100000
-	defaultDamping       = 0.5
+	defaultHybridDamping = 0.5
+	stallIterations      = 50
 	defaultMaxVectors    = 1 << 24
 	minDamping           = 1.0 / 1024
 )
@@ -129,6 +132,35 @@ type resolved struct {
 	maxVectors int
 }
 
+// damper adapts the damping factor of a fixed-point iteration: it halves
+// the factor when the residual has not reached a new minimum for
+// stallIterations iterations (oscillation or divergence), down to
+// minDamping, and tolerates transient growth of the residual.
+type damper struct {
+	alpha float64
+	best  float64
+	since int
+}
+
+// newDamper starts from alpha, or from def when alpha is zero.
+func newDamper(alpha, def float64) damper {
+	if alpha == 0 {
+		alpha = def
+	}
+	return damper{alpha: alpha, best: math.Inf(1)}
+}
+
+// step records a residual and returns the factor for the next update.
+func (d *damper) step(res float64) float64 {
+	if res < d.best {
+		d.best, d.since = res, 0
+	} else if d.since++; d.since >= stallIterations && d.alpha > minDamping {
+		d.alpha /= 2
+		d.since = 0
+	}
+	return d.alpha
+}
+
 func (o Options) resolve() (resolved, error) {
 	r := resolved{method: o.Method, g: o.G, arg: o.Argument, tol: o.Tolerance,
 		maxIter: o.MaxIterations, damping: o.Damping, maxVectors: o.MaxVectors}
@@ -156,8 +188,6 @@ func (o Options) resolve() (resolved, error) {
 	switch {
 	case math.IsNaN(r.damping) || r.damping < 0 || r.damping > 1:
 		return r, fmt.Errorf("mva: options: damping %v outside (0, 1]", o.Damping)
-	case r.damping == 0:
-		r.damping = defaultDamping
 	}
 	switch {
 	case r.maxVectors < 0:

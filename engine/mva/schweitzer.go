@@ -28,7 +28,7 @@ func (s *solver) schweitzer(counts []int) (int, error) {
 			queue[t*L+l] = thr[t] * nw.demand[t*L+l]
 		}
 	}
-	alpha, last := s.o.damping, math.Inf(1)
+	damp := newDamper(s.o.damping, 1)
 	for it := 1; ; it++ {
 		s.state(counts, queue, thr, total)
 		if s.o.arg.fixedPoint() {
@@ -69,10 +69,7 @@ func (s *solver) schweitzer(counts []int) (int, error) {
 		if it >= s.o.maxIter {
 			return it, fmt.Errorf("mva: Bard–Schweitzer at population %v: no convergence after %d iterations (residual %.3g)", counts, it, res)
 		}
-		if res > last && alpha > minDamping {
-			alpha /= 2
-		}
-		last = res
+		alpha := damp.step(res)
 		for t := range counts {
 			thr[t] += alpha * (s.x[t] - thr[t])
 			for l := 0; l < L; l++ {
