@@ -164,10 +164,13 @@ func (s *solver) vector(counts []int, prev [][]float64, out []float64) error {
 }
 
 // fixedPoint solves Eq. 3 with γ evaluated at the current population by
-// damped iteration on the g arguments, starting from γ = 0.
+// damped iteration on the g arguments, starting from the arguments of the
+// previously solved vector (zero for the first). With one class type every
+// argument is increasing in the type's throughput X while X is decreasing
+// in every γ, so the fixed point is unique and the start only affects the
+// iteration count; with several types uniqueness is not proven.
 func (s *solver) fixedPoint(counts []int, prev [][]float64) error {
 	L := s.nw.stations
-	clear(s.arg)
 	damp := newDamper(s.o.damping, defaultHybridDamping)
 	for it := 1; ; it++ {
 		for t, c := range counts {
