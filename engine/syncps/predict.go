@@ -59,6 +59,8 @@ func Predict(cfg Config) (Prediction, error) {
 	if err != nil {
 		return Prediction{}, err
 	}
+	// E[max] ≥ μ for N ≥ 1; drop the ~1e-17 quadrature noise at N = 1.
+	eN = max(0, eN)
 	p, err := run(cfg, layers, eN)
 	if err != nil {
 		return Prediction{}, err
