@@ -12,9 +12,9 @@ func Curve(p Phases, maxWorkers, servers int, v Variant) ([]float64, error) {
 	return CurveWith(p, maxWorkers, servers, v, Options{})
 }
 
-// CurveWith is Curve with solver options: opt.G, Tolerance, MaxIterations
-// and Damping are honoured, while the variant overrides Method and
-// Argument.
+// CurveWith is Curve with solver options: opt.G, Tolerance, MaxIterations,
+// Damping and MaxVectors are honoured (maxWorkers must be below
+// MaxVectors), while the variant overrides Method and Argument.
 func CurveWith(p Phases, maxWorkers, servers int, v Variant, opt Options) ([]float64, error) {
 	link, opt, err := v.setup(opt)
 	if err != nil {
@@ -33,6 +33,9 @@ func CurveWith(p Phases, maxWorkers, servers int, v Variant, opt Options) ([]flo
 	o, err := opt.resolve()
 	if err != nil {
 		return nil, err
+	}
+	if maxWorkers >= o.maxVectors {
+		return nil, fmt.Errorf("mva: curve: maxWorkers %d needs more than MaxVectors = %d population vectors", maxWorkers, o.maxVectors)
 	}
 	stations := stationsFor(link)
 	nw := &network{

@@ -112,7 +112,11 @@ func TestInvalidCurveAndNetwork(t *testing.T) {
 			require.ErrorContains(t, err, tc.want)
 		}
 	}
-	_, _, err := Network(nil, 1, Exact)
+	_, err := CurveWith(fig7, 1<<40, 1, Hybrid, Options{})
+	require.ErrorContains(t, err, "MaxVectors")
+	_, err = CurveWith(fig7, 100, 1, Schweitzer, Options{MaxVectors: 50})
+	require.ErrorContains(t, err, "MaxVectors")
+	_, _, err = Network(nil, 1, Exact)
 	require.ErrorContains(t, err, "no workers")
 }
 

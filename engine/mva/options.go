@@ -12,7 +12,7 @@ const (
 	// Recursive runs the MVA recursion over all population vectors
 	// n ≤ n* (mascots18 §III-B), level by level in total population. It is
 	// exact for Delay, PS and FCFS stations (Eq. 1) and is the recursion of
-	// Eq. 2–3 for DeterministicFCFS and Hybrid stations.
+	// Eq. 2–3 for DeterministicFCFS and HybridLink stations.
 	Recursive Method = iota
 	// BardSchweitzer replaces the recursion with the fixed point
 	// N_j(n−e_k) ≈ N_j(n) for j ≠ k and ((n_k−1)/n_k)·N_k(n) for j = k,
@@ -21,7 +21,7 @@ const (
 	BardSchweitzer
 )
 
-// Argument selects the utilization passed to g in the Hybrid equation
+// Argument selects the utilization passed to g at HybridLink stations
 // (mascots18 Eq. 3; CATALOGUE M-7).
 type Argument int
 
