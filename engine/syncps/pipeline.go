@@ -69,6 +69,12 @@ func (p *Pipeline) Next(s Step, tr *IterationTrace) error {
 	if err := s.validate(p.m + 1); err != nil {
 		return err
 	}
+	p.advance(s, tr)
+	return nil
+}
+
+// advance is Next without validation.
+func (p *Pipeline) advance(s Step, tr *IterationTrace) {
 	p.m++
 	tr.Iteration = p.m
 
@@ -117,7 +123,6 @@ func (p *Pipeline) Next(s Step, tr *IterationTrace) error {
 
 	tr.Time = tr.UPDone - p.dtDone
 	p.dtDone = tr.UPDone
-	return nil
 }
 
 // RunPipeline runs the steps as consecutive iterations of one worker,

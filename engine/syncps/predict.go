@@ -106,6 +106,9 @@ func Speedup(cfg Config) (float64, error) {
 // maximum of cfg.Workers standard normals.
 func run(cfg Config, layers []LayerTimes, eN float64) (Prediction, error) {
 	step := Step{IO: cfg.IOTime, UP: cfg.UpdateTime, Layers: layers}
+	if err := step.validate(1); err != nil {
+		return Prediction{}, err
+	}
 	var (
 		pipe  Pipeline
 		tr    IterationTrace
@@ -114,9 +117,7 @@ func run(cfg Config, layers []LayerTimes, eN float64) (Prediction, error) {
 		epoch float64
 	)
 	for m := range cfg.Iterations {
-		if err := pipe.Next(step, &tr); err != nil {
-			return Prediction{}, err
-		}
+		pipe.advance(step, &tr) // same step every iteration: validated once
 		cur := tr.Exposed
 		g, processes := gst(&prev, cur), 6
 		if m == 0 {
