@@ -1,0 +1,248 @@
+package sim
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"pslab/engine/trace"
+)
+
+// DefaultSteps is the number of SGD steps simulated per worker when
+// Config.Steps is zero (icpe20 §4.1: "a trace of 1000 steps is sufficient").
+const DefaultSteps = 1000
+
+// DefaultWarmup is the number of step completions, counted over all workers,
+// excluded from the measurement window when Config.Warmup is zero (icpe20
+// §4.1: "we exclude the first 50 simulated steps", CATALOGUE I-16).
+const DefaultWarmup = 50
+
+// NoWarmup as Config.Warmup measures from time zero.
+const NoWarmup = -1
+
+// Mode selects how a link scheduler splits a stream (one communication
+// operation) into chunks.
+type Mode uint8
+
+const (
+	// Multiplex is HTTP/2 with flow control on (icpe20 §3.2.2, CATALOGUE
+	// B.1.4): the first service of a stream sends min(remaining, WIN) bytes,
+	// the second service sends the rest; a stream is never split again.
+	Multiplex Mode = iota
+	// WholeStream is flow control off (icpe20 §3.3, Figs. 17–19): every
+	// stream is one chunk, served in the scheduler's order.
+	WholeStream
+)
+
+var modeNames = [...]string{"multiplex", "whole"}
+
+// String returns "multiplex" or "whole".
+func (m Mode) String() string {
+	if int(m) < len(modeNames) {
+		return modeNames[m]
+	}
+	return "mode(" + strconv.Itoa(int(m)) + ")"
+}
+
+// ParseMode parses a name written by Mode.String.
+func ParseMode(s string) (Mode, error) {
+	for i, n := range modeNames {
+		if s == n {
+			return Mode(i), nil
+		}
+	}
+	return 0, fmt.Errorf("sim: unknown link mode %q (want multiplex or whole)", s)
+}
+
+// Order selects which waiting stream a link scheduler serves next. Ties are
+// broken by the time the stream entered the scheduler (first in, first out).
+type Order uint8
+
+const (
+	// FIFO serves streams by ready time; a stream preempted after its first
+	// service re-enters at the tail (CATALOGUE I-12, Fig. 12).
+	FIFO Order = iota
+	// TIC serves streams by TicTac's timing-independent priority (see doc.go).
+	TIC
+	// ReverseTIC serves streams in the reverse of the TIC priority.
+	ReverseTIC
+	// Random serves streams by a random priority, one permutation of all
+	// communication operations drawn per run from Config.Seed.
+	Random
+)
+
+var orderNames = [...]string{"fifo", "tic", "reverse-tic", "random"}
+
+// String returns "fifo", "tic", "reverse-tic" or "random".
+func (o Order) String() string {
+	if int(o) < len(orderNames) {
+		return orderNames[o]
+	}
+	return "order(" + strconv.Itoa(int(o)) + ")"
+}
+
+// ParseOrder parses a name written by Order.String.
+func ParseOrder(s string) (Order, error) {
+	for i, n := range orderNames {
+		if s == n {
+			return Order(i), nil
+		}
+	}
+	return 0, fmt.Errorf("sim: unknown stream order %q (want fifo, tic, reverse-tic or random)", s)
+}
+
+// Link configures the scheduler of every (worker, direction, PS) link.
+type Link struct {
+	// Mode is how streams are split into chunks; the zero value is Multiplex.
+	Mode Mode
+	// Window is the HTTP/2 flow-control window WIN in bytes; zero means the
+	// trace's Meta.Window (CATALOGUE I-13: one constant WIN per trace).
+	// Ignored by WholeStream.
+	Window int64
+	// Order is the stream selection order; the zero value is FIFO.
+	Order Order
+}
+
+// Overhead holds the parsing-overhead coefficients of icpe20 §3.2.1:
+// overhead = Alpha·bytes + Beta.
+type Overhead struct {
+	Alpha float64 // seconds per byte
+	Beta  float64 // seconds
+}
+
+// Span is one completed chunk of the simulated timeline.
+type Span struct {
+	Worker   int            // worker index, 0-based
+	Step     int            // the worker's step number, 0-based
+	Resource trace.Resource // where the chunk ran
+	// Op is the index of the operation in the trace's steps. For a parsing
+	// overhead operation (Overhead true) it is the communication operation
+	// whose overhead it carries.
+	Op       int
+	Name     string // operation name; overhead operations end in "/overhead"
+	Overhead bool   // the chunk is a re-attached parsing overhead (I-15)
+	// Chunk is 0 for the first (or only) chunk of a stream, 1 for the
+	// second service of a stream split by HTTP/2 multiplexing.
+	Chunk int
+	Last  bool    // the chunk completes its operation
+	Start float64 // seconds since the start of the simulation
+	End   float64 // seconds since the start of the simulation
+}
+
+// Config parameterizes one simulation run. The zero value of every field
+// except Workers is usable and takes the default named in its comment.
+type Config struct {
+	// Workers is the number of workers W (≥ 1).
+	Workers int
+	// Steps is the number N of SGD steps simulated per worker; zero means
+	// DefaultSteps.
+	Steps int
+	// Warmup is the number of step completions, counted over all workers,
+	// excluded before the measurement window starts; zero means
+	// DefaultWarmup, NoWarmup (−1) means none.
+	Warmup int
+	// Bandwidth is the link bandwidth B of the simulated cluster in bytes/s,
+	// per direction of each PS NIC; zero means the trace's Meta.Bandwidth.
+	Bandwidth float64
+	// Overhead overrides the trace's Meta.Alpha and Meta.Beta; nil means use
+	// the trace's values. &Overhead{} disables the overhead model.
+	Overhead *Overhead
+	// Link configures the link schedulers.
+	Link Link
+	// Batch is the number of examples per step per worker; zero means the
+	// trace's Meta.Batch.
+	Batch int
+	// Seed seeds the PCG generators of step sampling and of the Random
+	// order. Same seed, same result.
+	Seed uint64
+	// SeriesWindow, if positive, is the length in seconds of the windows of
+	// Result.Series (throughput and downlink overlap over time, Fig. 16).
+	SeriesWindow float64
+	// Timeline, if non-nil, receives the simulated timeline as Chrome trace
+	// JSON (chrome://tracing, Perfetto).
+	Timeline io.Writer
+	// OnSpan, if non-nil, is called for every completed chunk in completion
+	// order.
+	OnSpan func(Span)
+}
+
+// params is a Config resolved against a trace's metadata.
+type params struct {
+	workers, steps, warmup int
+	bandwidth              float64
+	alpha, beta            float64
+	mode                   Mode
+	window                 int64
+	order                  Order
+	batch                  int
+	seed                   uint64
+	series                 float64
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// resolve fills defaults from the trace metadata and checks every field.
+// Workers is checked by run, so that Sweep can share one params value.
+func resolve(m *trace.Meta, c *Config) (params, error) {
+	p := params{
+		workers: c.Workers, steps: c.Steps, warmup: c.Warmup,
+		bandwidth: c.Bandwidth, alpha: m.Alpha, beta: m.Beta,
+		mode: c.Link.Mode, window: c.Link.Window, order: c.Link.Order,
+		batch: c.Batch, seed: c.Seed, series: c.SeriesWindow,
+	}
+	if p.steps == 0 {
+		p.steps = DefaultSteps
+	}
+	if p.steps < 0 {
+		return p, fmt.Errorf("sim: Config.Steps: negative %d", c.Steps)
+	}
+	switch {
+	case p.warmup == 0:
+		p.warmup = DefaultWarmup
+	case p.warmup == NoWarmup:
+		p.warmup = 0
+	case p.warmup < 0:
+		return p, fmt.Errorf("sim: Config.Warmup: %d (want ≥ 0 or NoWarmup)", c.Warmup)
+	}
+	if p.bandwidth == 0 {
+		p.bandwidth = m.Bandwidth
+	}
+	if !finite(p.bandwidth) || p.bandwidth <= 0 {
+		return p, fmt.Errorf("sim: Config.Bandwidth: %g bytes/s (trace Meta.Bandwidth %g); want > 0", c.Bandwidth, m.Bandwidth)
+	}
+	if c.Overhead != nil {
+		p.alpha, p.beta = c.Overhead.Alpha, c.Overhead.Beta
+	}
+	if !finite(p.alpha) || p.alpha < 0 {
+		return p, fmt.Errorf("sim: Config.Overhead.Alpha: %g s/byte; want ≥ 0", p.alpha)
+	}
+	if !finite(p.beta) || p.beta < 0 {
+		return p, fmt.Errorf("sim: Config.Overhead.Beta: %g s; want ≥ 0", p.beta)
+	}
+	if p.mode > WholeStream {
+		return p, fmt.Errorf("sim: Config.Link.Mode: unknown %s", p.mode)
+	}
+	if p.order > Random {
+		return p, fmt.Errorf("sim: Config.Link.Order: unknown %s", p.order)
+	}
+	if p.window == 0 {
+		p.window = m.Window
+	}
+	if p.window < 0 {
+		return p, fmt.Errorf("sim: Config.Link.Window: negative %d bytes", p.window)
+	}
+	if p.mode == Multiplex && p.window == 0 {
+		return p, fmt.Errorf("sim: Config.Link.Window: HTTP/2 multiplexing needs WIN > 0 bytes (trace Meta.Window is 0)")
+	}
+	if p.batch == 0 {
+		p.batch = m.Batch
+	}
+	if p.batch <= 0 {
+		return p, fmt.Errorf("sim: Config.Batch: %d examples (trace Meta.Batch %d); want > 0", c.Batch, m.Batch)
+	}
+	if !finite(p.series) || p.series < 0 {
+		return p, fmt.Errorf("sim: Config.SeriesWindow: %g s; want ≥ 0", p.series)
+	}
+	return p, nil
+}

@@ -1,0 +1,432 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"pslab/engine/trace"
+)
+
+// Run simulates asynchronous SGD with cfg.Workers workers on the profiled
+// steps of tr (icpe20 Algorithm 3.1) and measures throughput. It returns an
+// error naming the field for a bad trace or configuration, and the error of
+// cfg.Timeline if writing fails.
+func Run(tr *trace.Trace, cfg Config) (Result, error) {
+	if tr == nil {
+		return Result{}, errors.New("sim: nil trace")
+	}
+	p, err := resolve(&tr.Meta, &cfg)
+	if err != nil {
+		return Result{}, err
+	}
+	g, err := compile(tr, p)
+	if err != nil {
+		return Result{}, err
+	}
+	return run(g, &cfg)
+}
+
+// linkClass holds the chunks running on one direction of one PS NIC. All of
+// them progress at the same rate (1/n, or the capped share of the one worker
+// alone on it), so the class keeps a virtual time v with dv/dt = rate and
+// each chunk a finish tag v₀ + work: an event costs O(log n), not O(n).
+type linkClass struct {
+	h           minHeap // (finish tag, seq, slot)
+	v, lastT    float64
+	rate, inv   float64 // share per chunk and its inverse
+	count       int32   // workers with a running chunk (active[r] of Alg. 3.1)
+	wsum        int64   // sum of their indices: the worker when count == 1
+	next        float64 // real time at which the top chunk completes
+	dirty       bool
+	dir, server int
+}
+
+func (c *linkClass) sync(now float64) {
+	c.v += (now - c.lastT) * c.rate
+	c.lastT = now
+}
+
+func (c *linkClass) refresh() {
+	if len(c.h.a) == 0 {
+		c.next = math.Inf(1)
+		return
+	}
+	c.next = c.lastT + max(c.h.a[0].key-c.v, 0)*c.inv
+}
+
+// slotState is scheduler[w, r] of Alg. 3.1 plus an explicit busy flag
+// (CATALOGUE I-5): its waiting operations and its running chunk, if any.
+type slotState struct {
+	worker, class int32
+	busy, last    bool
+	prioritized   bool
+	chunk         uint8
+	op            int32
+	start         float64
+	qoff          int32 // queue region in sim.fifo or sim.pq
+	qhead, qtail  int32
+	qseq          uint32
+}
+
+type workerState struct {
+	rng       *rand.Rand
+	step      int // index of the sampled profiled step
+	done      int // completed steps
+	left      int // operations of the current step not yet completed
+	stepStart float64
+	dlBusy    int32 // running downlink chunks
+}
+
+type sim struct {
+	g          *program
+	p          *params
+	W, S, n    int
+	now        float64
+	seq        uint64
+	invB       float64
+	workers    []workerState
+	slots      []slotState
+	fifo       []int32
+	pq         []qent
+	waiting    []int32 // [w·n+op] unfinished dependencies (op.waiting_for)
+	remBytes   []int64
+	served     []bool // first HTTP/2 service done
+	compute    minHeap
+	classes    []linkClass
+	anyDirty   bool
+	act        []bool
+	cnt        []int
+	shr        []float64
+	st         collector
+	events     int64
+	finished   int
+	emit       bool
+	onSpan     func(Span)
+	tl         *timeline
+	singlePS   bool
+	multiplex  bool
+	window     int64
+	stepsPerWk int
+}
+
+func newSim(g *program, workers int) *sim {
+	p := &g.p
+	s := &sim{
+		g: g, p: p, W: workers, S: g.slots, n: g.nOps, invB: 1 / p.bandwidth,
+		workers: make([]workerState, workers), slots: make([]slotState, workers*g.slots),
+		waiting: make([]int32, workers*g.nOps), remBytes: make([]int64, workers*g.nOps),
+		served: make([]bool, workers*g.nOps), classes: make([]linkClass, 2*g.servers),
+		act: make([]bool, g.servers), cnt: make([]int, g.servers), shr: make([]float64, g.servers),
+		st: newCollector(p, workers), singlePS: g.servers == 1,
+		multiplex: p.mode == Multiplex, window: p.window, stepsPerWk: p.steps,
+	}
+	s.compute.a = make([]entry, 0, workers*g.slots)
+	for i := range s.classes {
+		s.classes[i] = linkClass{h: minHeap{a: make([]entry, 0, workers)}, next: math.Inf(1), dir: i % 2, server: i / 2}
+	}
+	var fifoLen, pqLen int32
+	for w := range workers {
+		for l := range g.slots {
+			ss := &s.slots[w*g.slots+l]
+			ss.worker, ss.class = int32(w), g.slotClass[l]
+			ss.prioritized = p.order != FIFO && ss.class >= 0
+			size := 2 * g.slotOps[l] // a stream enters at most twice per step
+			if ss.prioritized {
+				ss.qoff, pqLen = pqLen, pqLen+size
+			} else {
+				ss.qoff, fifoLen = fifoLen, fifoLen+size
+			}
+		}
+		s.workers[w].rng = rand.New(rand.NewPCG(p.seed, uint64(w)))
+	}
+	s.fifo = make([]int32, fifoLen)
+	s.pq = make([]qent, pqLen)
+	return s
+}
+
+func run(g *program, cfg *Config) (Result, error) {
+	if cfg.Workers < 1 {
+		return Result{}, fmt.Errorf("sim: Config.Workers: %d; want ≥ 1", cfg.Workers)
+	}
+	s := newSim(g, cfg.Workers)
+	s.onSpan = cfg.OnSpan
+	if cfg.Timeline != nil {
+		s.tl = newTimeline(cfg.Timeline, g, cfg.Workers)
+	}
+	s.emit = s.onSpan != nil || s.tl != nil
+	for w := range s.W {
+		s.startStep(w)
+	}
+	s.loop()
+	if s.finished != s.W {
+		return Result{}, fmt.Errorf("sim: internal error: simulation stalled with %d of %d workers finished", s.finished, s.W)
+	}
+	res, err := s.st.result(s.events, s.now)
+	if s.tl != nil {
+		if terr := s.tl.close(); terr != nil && err == nil {
+			err = fmt.Errorf("sim: Config.Timeline: %w", terr)
+		}
+	}
+	return res, err
+}
+
+// loop is the event loop: the next event is the earliest (time, sequence)
+// among the fixed-time completions of computation chunks and the head of
+// every link class.
+func (s *sim) loop() {
+	for {
+		if s.anyDirty {
+			s.updateRates()
+		}
+		src := -2
+		var best entry
+		if len(s.compute.a) > 0 {
+			best, src = s.compute.a[0], -1
+		}
+		for i := range s.classes {
+			c := &s.classes[i]
+			if len(c.h.a) == 0 {
+				continue
+			}
+			if e := (entry{key: c.next, seq: c.h.a[0].seq}); src == -2 || e.before(best) {
+				best, src = e, i
+			}
+		}
+		if src == -2 {
+			return
+		}
+		now := max(best.key, s.now) // explicit clock (I-9)
+		s.st.advance(now)
+		s.now = now
+		var slot int32
+		if src == -1 {
+			slot = s.compute.pop().slot
+		} else {
+			c := &s.classes[src]
+			e := c.h.pop()
+			c.sync(now)
+			c.v = e.key // exact, so chunks with equal tags finish together
+			c.dirty, s.anyDirty = true, true
+			slot = e.slot
+		}
+		s.complete(slot)
+	}
+}
+
+// complete handles the end of the chunk running on slot (Alg. 3.1 lines
+// 15–38).
+func (s *sim) complete(slot int32) {
+	ss := &s.slots[slot]
+	w := int(ss.worker)
+	op := ss.op
+	ss.busy = false
+	s.events++
+	if s.emit {
+		s.emitSpan(ss, slot)
+	}
+	if ss.class >= 0 {
+		c := &s.classes[ss.class]
+		c.count--
+		c.wsum -= int64(w)
+		c.dirty, s.anyDirty = true, true
+		if c.dir == 0 {
+			ws := &s.workers[w]
+			if ws.dlBusy--; ws.dlBusy == 0 {
+				s.st.dlActive--
+			}
+		}
+	}
+	ws := &s.workers[w]
+	if ss.last { // lines 18–29: release dependents
+		ws.left--
+		base := w * s.n
+		for _, d := range s.g.deps[s.g.depStart[op]:s.g.depStart[op+1]] {
+			if s.waiting[base+int(d)]--; s.waiting[base+int(d)] == 0 {
+				s.ready(w, d)
+			}
+		}
+	} else { // preempted stream re-enters at the tail (I-12)
+		s.enqueue(ss, op)
+	}
+	if !ss.busy && ss.qhead != ss.qtail { // line 31
+		s.startNext(slot)
+	}
+	if ws.left == 0 { // line 35, with I-7: every op of the step completed
+		s.stepDone(w)
+	}
+}
+
+// ready queues op d of worker w and starts it if its resource is idle
+// (lines 22–29; I-5: idleness is the busy flag, not an empty queue).
+func (s *sim) ready(w int, d int32) {
+	slot := int32(w*s.S) + s.g.slot[d]
+	ss := &s.slots[slot]
+	s.enqueue(ss, d)
+	if !ss.busy {
+		s.startNext(slot)
+	}
+}
+
+func (s *sim) enqueue(ss *slotState, op int32) {
+	if ss.prioritized {
+		pushQ(s.pq[ss.qoff:], int(ss.qtail), qent{prio: s.g.prio[op], seq: ss.qseq, op: op})
+		ss.qseq++
+	} else {
+		s.fifo[ss.qoff+ss.qtail] = op
+	}
+	ss.qtail++
+}
+
+func (s *sim) dequeue(ss *slotState) int32 {
+	if ss.prioritized {
+		e := popQ(s.pq[ss.qoff:], int(ss.qtail))
+		ss.qtail--
+		return e.op
+	}
+	op := s.fifo[ss.qoff+ss.qhead]
+	ss.qhead++
+	return op
+}
+
+// startNext removes the next chunk from the slot's scheduler and starts it
+// (remove_chunk of Alg. 3.1; the HTTP/2 chunk rule of B.1.4).
+func (s *sim) startNext(slot int32) {
+	ss := &s.slots[slot]
+	op := s.dequeue(ss)
+	w := int(ss.worker)
+	ss.busy, ss.op, ss.start = true, op, s.now
+	seq := s.seq
+	s.seq++
+	if ss.class < 0 { // computation: share 1, fixed completion time (I-11)
+		ss.last, ss.chunk = true, 0
+		s.compute.push(entry{key: s.now + s.g.work[s.workers[w].step*s.n+int(op)], seq: seq, slot: slot})
+		return
+	}
+	k := w*s.n + int(op)
+	b := s.remBytes[k]
+	ss.chunk = 0
+	if s.served[k] {
+		ss.chunk = 1
+	}
+	ss.last = true
+	if s.multiplex && !s.served[k] && b > s.window {
+		b = s.window
+		s.served[k] = true
+		ss.last = false
+	}
+	s.remBytes[k] -= b
+	c := &s.classes[ss.class]
+	c.sync(s.now)
+	c.h.push(entry{key: c.v + float64(b)*s.invB, seq: seq, slot: slot})
+	c.count++
+	c.wsum += int64(w)
+	c.dirty, s.anyDirty = true, true
+	if c.dir == 0 {
+		ws := &s.workers[w]
+		if ws.dlBusy++; ws.dlBusy == 1 {
+			s.st.dlActive++
+		}
+	}
+}
+
+// updateRates recomputes the share of every link class whose set of active
+// workers changed (Share, B.1.3 and B.1.5), after advancing its virtual time
+// at the old rate (lines 16–17 use the shares before the change).
+func (s *sim) updateRates() {
+	s.anyDirty = false
+	if s.singlePS {
+		for i := range s.classes {
+			c := &s.classes[i]
+			if !c.dirty {
+				continue
+			}
+			c.dirty = false
+			c.sync(s.now)
+			c.rate, c.inv = 0, 0
+			if c.count > 0 {
+				c.rate, c.inv = 1/float64(c.count), float64(c.count)
+			}
+			c.refresh()
+		}
+		return
+	}
+	for i := range s.classes {
+		c := &s.classes[i]
+		rate := 0.0
+		switch {
+		case c.count > 1:
+			rate = 1 / float64(c.count)
+		case c.count == 1:
+			rate = s.aloneShare(int(c.wsum), c.dir, c.server)
+		}
+		if !c.dirty && rate == c.rate {
+			continue
+		}
+		c.dirty = false
+		c.sync(s.now)
+		c.rate, c.inv = rate, 0
+		if rate > 0 {
+			c.inv = 1 / rate
+		}
+		c.refresh()
+	}
+}
+
+// aloneShare is Share for worker w alone on PS server in direction dir.
+func (s *sim) aloneShare(w, dir, server int) float64 {
+	base := w * s.S
+	for j := range s.g.servers {
+		s.act[j] = s.slots[base+1+3*j+dir].busy
+		s.cnt[j] = int(s.classes[2*j+dir].count)
+	}
+	Share(s.act, s.cnt, s.shr)
+	return s.shr[server]
+}
+
+func (s *sim) startStep(w int) {
+	ws := &s.workers[w]
+	ws.step = ws.rng.IntN(s.g.nSteps) // sampling with replacement (line 1)
+	ws.stepStart = s.now
+	ws.left = s.n
+	base := w * s.n
+	copy(s.waiting[base:base+s.n], s.g.indeg)
+	copy(s.remBytes[base:base+s.n], s.g.bytes[ws.step*s.n:(ws.step+1)*s.n])
+	clear(s.served[base : base+s.n])
+	for l := range s.S {
+		ss := &s.slots[w*s.S+l]
+		ss.qhead, ss.qtail, ss.qseq = 0, 0, 0
+	}
+	for _, r := range s.g.roots { // each step starts with its downlinks (I-10)
+		s.ready(w, r)
+	}
+}
+
+func (s *sim) stepDone(w int) {
+	ws := &s.workers[w]
+	ws.done++
+	last := ws.done == s.stepsPerWk
+	s.st.completion(w, s.now, s.now-ws.stepStart, last)
+	if last {
+		s.finished++
+		return
+	}
+	s.startStep(w)
+}
+
+func (s *sim) emitSpan(ss *slotState, slot int32) {
+	local := int(slot) - int(ss.worker)*s.S
+	sp := Span{
+		Worker: int(ss.worker), Step: s.workers[ss.worker].done,
+		Resource: s.g.slotRes[local], Op: int(s.g.origin[ss.op]), Name: s.g.names[ss.op],
+		Overhead: s.g.overhead[ss.op], Chunk: int(ss.chunk), Last: ss.last,
+		Start: ss.start, End: s.now,
+	}
+	if s.onSpan != nil {
+		s.onSpan(sp)
+	}
+	if s.tl != nil {
+		s.tl.span(&sp, local, ss.op)
+	}
+}
