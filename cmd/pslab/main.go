@@ -1,0 +1,25 @@
+// Command pslab runs the experiments of the pslab reproducibility harness,
+// builds its datasets and checks results against golden values.
+//
+//	pslab run [-root dir] [experiment files or dirs]    run, write figures, check
+//	pslab check [-root dir] [experiment files or dirs]  run in memory and check
+//	pslab list [-root dir]                               list experiments and kinds
+//	pslab datasets [-root dir] [-shared dir]             rebuild every Arrow dataset
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	err := Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "pslab:", err)
+		os.Exit(1)
+	}
+}

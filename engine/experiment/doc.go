@@ -1,0 +1,15 @@
+// Package experiment runs pslab experiments: one TOML file declares one
+// paper figure or table (or an extension beyond the papers), its inputs, its
+// sweep, the models to run, its plot and its seed.
+//
+// A Spec is decoded strictly (unknown keys, wrong types and missing fields
+// are errors naming file:line). Its kind names a Go function in a Registry,
+// an explicit map built in one place (no init registration). The function
+// gets an Env (spec, seeded random source, dataset loading, strictly decoded
+// kind-specific [params]) and returns a Result: the rows behind the figure
+// and named metrics that golden checks test.
+//
+// Runner runs experiments in parallel (at most GOMAXPROCS at once), writes
+// figures/<paper>/<name>.{svg,png,arrow} atomically, and evaluates
+// golden/<paper>/<name>.toml. The same seed gives the same bytes.
+package experiment

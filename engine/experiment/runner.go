@@ -1,0 +1,212 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"pslab/engine/atomicfile"
+	"pslab/engine/dataset"
+	"pslab/engine/figure"
+	"pslab/engine/golden"
+)
+
+// Options configure a run.
+type Options struct {
+	// Root is the repository root: inputs, experiments/, figures/ and golden/
+	// are relative to it.
+	Root string
+	// Write writes figures/<paper>/<name>.{svg,png,arrow}; without it the
+	// experiments run in memory only (checks, tests).
+	Write bool
+	// Parallel bounds how many experiments run at once; 0 means GOMAXPROCS.
+	Parallel int
+	// Progress, if set, is called when an experiment finishes.
+	Progress func(Outcome)
+}
+
+// Outcome is what happened to one experiment.
+type Outcome struct {
+	Spec    *Spec
+	Result  *Result
+	Checks  []golden.Outcome
+	Err     error
+	Elapsed time.Duration
+	// Golden is the golden file, nil if the experiment has none.
+	Golden *golden.File
+}
+
+// Failed reports whether the run failed or a check failed.
+func (o *Outcome) Failed() bool {
+	if o.Err != nil {
+		return true
+	}
+	for _, c := range o.Checks {
+		if !c.Pass {
+			return true
+		}
+	}
+	return false
+}
+
+// Find returns the spec files named by args (files, or directories searched
+// recursively for *.toml), sorted. With no args it finds every experiment
+// under root/experiments. It is an error to find none.
+func Find(root string, args []string) ([]string, error) {
+	if len(args) == 0 {
+		args = []string{filepath.Join(root, "experiments")}
+	}
+	var out []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".toml") {
+				out = append(out, p)
+			}
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no experiment files (*.toml) in %v", args)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// GoldenPath returns golden/<paper>/<name>.toml under root.
+func GoldenPath(root string, s *Spec) string {
+	return filepath.Join(root, "golden", s.Paper, s.Name+".toml")
+}
+
+// FigurePath returns figures/<paper>/<name><ext> under root.
+func FigurePath(root string, s *Spec, ext string) string {
+	return filepath.Join(root, "figures", s.Paper, s.Name+ext)
+}
+
+// Run loads and runs the experiment files in parallel and returns their
+// outcomes in the order of paths.
+func Run(ctx context.Context, reg Registry, paths []string, opt Options) []Outcome {
+	n := opt.Parallel
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	out := make([]Outcome, len(paths))
+	sem := make(chan struct{}, n)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for i, p := range paths {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			out[i] = runOne(ctx, reg, p, opt)
+			if opt.Progress != nil {
+				mu.Lock()
+				opt.Progress(out[i])
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+func runOne(ctx context.Context, reg Registry, path string, opt Options) (o Outcome) {
+	start := time.Now()
+	defer func() { o.Elapsed = time.Since(start) }()
+	if err := ctx.Err(); err != nil {
+		return Outcome{Err: err}
+	}
+	spec, err := Load(path)
+	if err != nil {
+		return Outcome{Err: err}
+	}
+	o.Spec = spec
+	kind, err := reg.Resolve(spec)
+	if err != nil {
+		o.Err = err
+		return o
+	}
+	env := &Env{Spec: spec, Root: opt.Root, Mem: dataset.Allocator}
+	res, err := kind.Run(ctx, env)
+	if err != nil {
+		o.Err = fmt.Errorf("%s: %w", spec.ID, err)
+		return o
+	}
+	if res == nil || res.Table.Len() == 0 {
+		o.Err = fmt.Errorf("%s: kind %q returned no rows", spec.ID, spec.Kind)
+		return o
+	}
+	o.Result = res
+	res.Table.Provenance = dataset.Provenance{Origin: dataset.Derived,
+		Source:  "pslab experiment " + spec.ID + " (" + filepath.ToSlash(relTo(opt.Root, path)) + ")",
+		Command: "pslab run " + filepath.ToSlash(relTo(opt.Root, path)),
+		Notes:   strings.Join(res.Notes, "\n"),
+		Extra:   map[string]string{"title": spec.Title, "seed": fmt.Sprint(spec.Seed)}}
+	if opt.Write {
+		if err := write(opt.Root, spec, res); err != nil {
+			o.Err = err
+			return o
+		}
+	}
+	gp := GoldenPath(opt.Root, spec)
+	g, err := golden.Load(gp)
+	if errors.Is(err, fs.ErrNotExist) {
+		o.Err = fmt.Errorf("%s: no golden file %s: every experiment is checked", spec.ID, relTo(opt.Root, gp))
+		return o
+	}
+	if err != nil {
+		o.Err = err
+		return o
+	}
+	o.Golden = g
+	o.Checks = g.Evaluate(res.Lookup)
+	return o
+}
+
+func relTo(root, p string) string {
+	if r, err := filepath.Rel(root, p); err == nil {
+		return r
+	}
+	return p
+}
+
+// write renders and writes the figure and the result table. Every file is
+// written atomically; nothing is written if rendering fails.
+func write(root string, s *Spec, res *Result) error {
+	fs := figure.Spec{Title: s.Title, Caption: s.Plot.Caption, XLabel: s.Plot.XLabel, YLabel: s.Plot.YLabel,
+		Bar: s.Plot.Type == "bar", LogX: s.Plot.LogX, LogY: s.Plot.LogY, Legend: s.Plot.Legend}
+	svg, png, err := figure.Render(fs, res.Table)
+	if err != nil {
+		return fmt.Errorf("%s: %w", s.ID, err)
+	}
+	arrow, err := dataset.Encode(res.Table, dataset.Allocator)
+	if err != nil {
+		return fmt.Errorf("%s: %w", s.ID, err)
+	}
+	for ext, b := range map[string][]byte{".svg": svg, ".png": png, ".arrow": arrow} {
+		if err := atomicfile.Write(FigurePath(root, s, ext), b); err != nil {
+			return err
+		}
+	}
+	return nil
+}

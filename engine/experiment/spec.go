@@ -1,0 +1,147 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"pslab/engine/tomlfile"
+)
+
+// Papers are the values allowed in Spec.Paper; "beyond" marks experiments
+// that extend the papers.
+var Papers = []string{"icpe20", "mascots18", "cynthia", "zhang", "beyond"}
+
+// Spec is one experiment file.
+type Spec struct {
+	ID    string // "<paper>-<name>", where experiments/<paper>/<name>.toml is the file
+	Title string // figure title
+	Paper string
+	Kind  string // registry key of the Go function that runs it
+	// Description says what the experiment shows, in one or two sentences.
+	Description string
+	// Status is "reproduced", "partial" or "deviates"; the README table shows it.
+	Status string
+	Seed   uint64
+	// Inputs maps input names to dataset paths relative to the repository root.
+	Inputs map[string]string
+	Sweep  Sweep
+	Models []string
+	Plot   Plot
+	Params toml.Primitive // kind-specific, decoded strictly by the kind
+
+	// Path is the spec file; Name its base name without extension.
+	Path, Name string
+	file       *tomlfile.File
+}
+
+// Sweep is the swept variable: either explicit Values or From..To by Step.
+type Sweep struct {
+	Var    string
+	Values []float64
+	From   float64
+	To     float64
+	Step   float64
+}
+
+// Points returns the swept values.
+func (s Sweep) Points() []float64 {
+	if len(s.Values) > 0 {
+		return s.Values
+	}
+	if s.Var == "" {
+		return nil
+	}
+	step := s.Step
+	if step == 0 {
+		step = 1
+	}
+	var out []float64
+	for i := 0; ; i++ {
+		x := s.From + float64(i)*step
+		if x > s.To+1e-9*math.Abs(step) {
+			break
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// Plot describes the figure.
+type Plot struct {
+	Type   string // "line" (default) or "bar"
+	XLabel string `toml:"x_label"` // axis label with unit, e.g. "workers"
+	YLabel string `toml:"y_label"` // axis label with unit, e.g. "throughput (examples/s)"
+	LogX   bool   `toml:"log_x"`
+	LogY   bool   `toml:"log_y"`
+	// Legend is where the legend goes: "top left", "top right" (default),
+	// "bottom left", "bottom right".
+	Legend string
+	// Caption is a note printed under the title (e.g. "assumed β0, β1").
+	Caption string
+}
+
+// Load decodes the spec file at path. rel is the path relative to the
+// experiments directory, "<paper>/<name>.toml"; it must match the id.
+func Load(path string) (*Spec, error) {
+	var s Spec
+	f, err := tomlfile.Decode(path, &s, "params")
+	if err != nil {
+		return nil, err
+	}
+	s.file, s.Path = f, path
+	s.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	if err := f.Require("id", "title", "paper", "kind", "description", "status", "plot.x_label", "plot.y_label"); err != nil {
+		// Keys are matched case-insensitively by the decoder; report the
+		// TOML spelling.
+		return nil, err
+	}
+	if !slices.Contains(Papers, s.Paper) {
+		return nil, f.Errorf([]string{"paper"}, "unknown paper %q (want one of %v)", s.Paper, Papers)
+	}
+	if want := s.Paper + "-" + s.Name; s.ID != want {
+		return nil, f.Errorf([]string{"id"}, "id %q does not match the file name (want %q for %s)", s.ID, want, path)
+	}
+	if dir := filepath.Base(filepath.Dir(path)); dir != s.Paper {
+		return nil, f.Errorf([]string{"paper"}, "paper %q but the file is in directory %q", s.Paper, dir)
+	}
+	switch s.Status {
+	case "reproduced", "partial", "deviates":
+	default:
+		return nil, f.Errorf([]string{"status"}, "status %q (want reproduced, partial or deviates)", s.Status)
+	}
+	switch s.Plot.Type {
+	case "", "line", "bar":
+	default:
+		return nil, f.Errorf([]string{"plot", "type"}, "plot type %q (want line or bar)", s.Plot.Type)
+	}
+	if s.Plot.Type == "bar" && s.Plot.LogY {
+		return nil, f.Errorf([]string{"plot", "log_y"}, "a bar chart cannot have a log y axis")
+	}
+	switch s.Plot.Legend {
+	case "", "top left", "top right", "bottom left", "bottom right":
+	default:
+		return nil, f.Errorf([]string{"plot", "legend"}, "legend position %q (want top left, top right, bottom left or bottom right)", s.Plot.Legend)
+	}
+	if sw := s.Sweep; sw.Var != "" && len(sw.Values) == 0 && (sw.To < sw.From || sw.Step < 0) {
+		return nil, f.Errorf([]string{"sweep"}, "sweep %q from %v to %v by %v is empty", sw.Var, sw.From, sw.To, sw.Step)
+	}
+	for name, p := range s.Inputs {
+		if p == "" || filepath.IsAbs(p) {
+			return nil, f.Errorf([]string{"inputs", name}, "input %q: path must be relative to the repository root", name)
+		}
+	}
+	return &s, nil
+}
+
+// Errorf returns an error located at the key path of the spec file.
+func (s *Spec) Errorf(key []string, format string, args ...any) error {
+	if s.file == nil {
+		return fmt.Errorf("%s: %s", s.ID, fmt.Sprintf(format, args...))
+	}
+	return s.file.Errorf(key, format, args...)
+}

@@ -1,0 +1,228 @@
+// Package golden evaluates an experiment's golden checks:
+// golden/<paper>/<name>.toml lists the values an experiment must produce.
+//
+// A check selects a value (a named metric, or the y of a series at x or at a
+// category), compares it with Expected by Op within a tolerance, and says
+// where Expected comes from:
+//
+//   - "paper …": a number or bound printed in a paper (with section);
+//   - "derived …": computed by hand or formula from paper inputs;
+//   - "regression": the value pslab produced when the check was written.
+//
+// The tolerance has one definition: Tol is absolute when TolKind is "abs"
+// and relative to |Expected| when TolKind is "rel" (default "abs"); the
+// allowed distance is d = Tol or Tol·|Expected|. Op "approx" (default)
+// passes when |got − expected| ≤ d, "le" when got ≤ expected + d, "ge" when
+// got ≥ expected − d, "lt" when got < expected and "gt" when got > expected.
+//
+// Update rewrites only the Expected values of regression checks; paper and
+// derived values are never rewritten. A paper claim the reproduction misses
+// is kept as it is and marked with Deviation, the written reason: it is
+// then reported instead of failing, and a deviation whose check passes again
+// fails, so stale deviations are removed.
+package golden
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"pslab/engine/atomicfile"
+	"pslab/engine/tomlfile"
+)
+
+// Check is one golden check.
+type Check struct {
+	Metric    string
+	Series    string
+	X         float64
+	Category  string
+	Op        string
+	Expected  float64
+	Tol       float64
+	TolKind   string `toml:"tol_kind"`
+	Source    string
+	Deviation string
+	Note      string
+}
+
+// File is a golden file.
+type File struct {
+	Path   string
+	Checks []Check `toml:"check"`
+}
+
+// Load decodes a golden file strictly and validates every check.
+func Load(path string) (*File, error) {
+	var g File
+	f, err := tomlfile.Decode(path, &g)
+	if err != nil {
+		return nil, err
+	}
+	g.Path = path
+	if len(g.Checks) == 0 {
+		return nil, fmt.Errorf("%s: no [[check]] entries", path)
+	}
+	for i := range g.Checks {
+		c := &g.Checks[i]
+		where := []string{"check"}
+		if c.Op == "" {
+			c.Op = "approx"
+		}
+		if c.TolKind == "" {
+			c.TolKind = "abs"
+		}
+		switch {
+		case (c.Metric == "") == (c.Series == ""):
+			return nil, f.Errorf(where, "check %d: set exactly one of metric or series", i)
+		case !oneOf(c.Op, "approx", "le", "ge", "lt", "gt"):
+			return nil, f.Errorf(where, "check %d: op %q (want approx, le, ge, lt or gt)", i, c.Op)
+		case !oneOf(c.TolKind, "abs", "rel"):
+			return nil, f.Errorf(where, "check %d: tol_kind %q (want abs or rel)", i, c.TolKind)
+		case c.Tol < 0 || math.IsNaN(c.Tol) || math.IsNaN(c.Expected) || math.IsInf(c.Expected, 0):
+			return nil, f.Errorf(where, "check %d: tolerance %v and expected %v must be finite, tolerance ≥ 0", i, c.Tol, c.Expected)
+		case !(strings.HasPrefix(c.Source, "paper") || strings.HasPrefix(c.Source, "derived") || c.Source == "regression"):
+			return nil, f.Errorf(where, "check %d: source %q must start with \"paper\" or \"derived\", or be \"regression\"", i, c.Source)
+		case c.Source == "regression" && c.Op != "approx":
+			return nil, f.Errorf(where, "check %d: a regression check must use op approx", i)
+		case c.Source == "regression" && c.Deviation != "":
+			return nil, f.Errorf(where, "check %d: a regression check cannot be a deviation", i)
+		}
+	}
+	return &g, nil
+}
+
+func oneOf(s string, set ...string) bool {
+	for _, x := range set {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}
+
+// Name describes what the check selects.
+func (c *Check) Name() string {
+	if c.Metric != "" {
+		return c.Metric
+	}
+	if c.Category != "" {
+		return c.Series + "[" + c.Category + "]"
+	}
+	return c.Series + "@" + strconv.FormatFloat(c.X, 'g', -1, 64)
+}
+
+// Allowed returns the allowed distance d.
+func (c *Check) Allowed() float64 {
+	if c.TolKind == "rel" {
+		return c.Tol * math.Abs(c.Expected)
+	}
+	return c.Tol
+}
+
+// Holds reports whether got satisfies the check.
+func (c *Check) Holds(got float64) bool {
+	if math.IsNaN(got) {
+		return false
+	}
+	d := c.Allowed()
+	switch c.Op {
+	case "le":
+		return got <= c.Expected+d
+	case "ge":
+		return got >= c.Expected-d
+	case "lt":
+		return got < c.Expected
+	case "gt":
+		return got > c.Expected
+	}
+	return math.Abs(got-c.Expected) <= d
+}
+
+// Lookup finds the value a check selects.
+type Lookup func(metric, series string, x float64, category string) (float64, bool)
+
+// Outcome is the evaluation of one check.
+type Outcome struct {
+	Check *Check
+	Got   float64
+	Found bool
+	// Pass: the check holds, or it is a recorded deviation that still fails.
+	Pass bool
+	// Deviates: a recorded deviation (a paper claim this reproduction misses).
+	Deviates bool
+	Message  string
+}
+
+// Evaluate evaluates every check of g.
+func (g *File) Evaluate(look Lookup) []Outcome {
+	out := make([]Outcome, len(g.Checks))
+	for i := range g.Checks {
+		c := &g.Checks[i]
+		got, found := look(c.Metric, c.Series, c.X, c.Category)
+		o := Outcome{Check: c, Got: got, Found: found}
+		holds := found && c.Holds(got)
+		switch {
+		case !found:
+			o.Message = fmt.Sprintf("%s: no such value in the result", c.Name())
+		case c.Deviation != "" && holds:
+			o.Message = fmt.Sprintf("%s = %.6g now satisfies %s %.6g: remove the recorded deviation", c.Name(), got, c.Op, c.Expected)
+		case c.Deviation != "":
+			o.Pass, o.Deviates = true, true
+			o.Message = fmt.Sprintf("%s = %.6g, paper: %s %.6g (deviation: %s)", c.Name(), got, c.Op, c.Expected, c.Deviation)
+		case holds:
+			o.Pass = true
+			o.Message = fmt.Sprintf("%s = %.6g %s %.6g ± %.3g (%s)", c.Name(), got, c.Op, c.Expected, c.Allowed(), c.Source)
+		default:
+			o.Message = fmt.Sprintf("%s = %.6g, want %s %.6g ± %.3g (%s)", c.Name(), got, c.Op, c.Expected, c.Allowed(), c.Source)
+		}
+		out[i] = o
+	}
+	return out
+}
+
+// Update rewrites, in the file, the expected value of every regression
+// check to the value the lookup finds, and leaves every other line as it
+// is. It returns how many values changed.
+func (g *File) Update(look Lookup) (int, error) {
+	b, err := os.ReadFile(g.Path)
+	if err != nil {
+		return 0, err
+	}
+	lines := strings.Split(string(b), "\n")
+	check, changed := -1, 0
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "[[check]]") {
+			check++
+			continue
+		}
+		if check < 0 || check >= len(g.Checks) || !strings.HasPrefix(t, "expected") {
+			continue
+		}
+		k, _, ok := strings.Cut(t, "=")
+		if !ok || strings.TrimSpace(k) != "expected" {
+			continue
+		}
+		c := &g.Checks[check]
+		if c.Source != "regression" {
+			continue
+		}
+		got, found := look(c.Metric, c.Series, c.X, c.Category)
+		if !found || math.IsNaN(got) || math.IsInf(got, 0) {
+			return 0, fmt.Errorf("%s: check %d %s: no finite value to record", g.Path, check, c.Name())
+		}
+		if got != c.Expected {
+			changed++
+			c.Expected = got
+		}
+		indent := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+		lines[i] = indent + "expected = " + strconv.FormatFloat(got, 'g', -1, 64)
+	}
+	if changed == 0 {
+		return 0, nil
+	}
+	return changed, atomicfile.Write(g.Path, []byte(strings.Join(lines, "\n")))
+}
