@@ -1,16 +1,23 @@
 package kinds
 
-import "pslab/engine/experiment"
+import (
+	"fmt"
 
-// Registry returns every experiment kind. Adding a kind means adding its
-// function in a file of this package and one line here.
+	"pslab/engine/experiment"
+)
+
+// Registry returns every experiment kind: the union of the per-paper maps,
+// each an explicit literal in the file of its paper. Adding a kind means
+// writing its function and adding one entry to its paper's map.
 func Registry() experiment.Registry {
-	return experiment.Registry{
-		"cynthia-time-vs-workers": {Run: cynthiaTimeVsWorkers, Models: []string{"cynthia", "optimus", "paleo"},
-			Doc: "Cynthia's training time, worker utilization and BSP crossover vs workers for Table 4 workloads"},
-		"ps-partition": {Run: psPartition,
-			Doc: "TensorFlow's greedy partition of a model's variables over parameter servers"},
-		"job-workload": {Run: jobWorkload,
-			Doc: "mascots18 Table III jobs with derived per-step phase times, steps and speedup limits"},
+	all := experiment.Registry{}
+	for _, part := range []experiment.Registry{cynthiaKinds(), icpe20Kinds(), mascots18Kinds()} {
+		for name, k := range part {
+			if _, dup := all[name]; dup {
+				panic(fmt.Sprintf("kinds: kind %q registered twice", name))
+			}
+			all[name] = k
+		}
 	}
+	return all
 }
