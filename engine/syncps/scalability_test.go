@@ -29,7 +29,8 @@ func TestExpectedMaxNormalClosedForms(t *testing.T) {
 	for _, c := range []struct {
 		n    int
 		want float64
-	}{{5, 1.16296447364052}, {10, 1.53875273083517}, {100, 2.50759363644168}} {
+	}{{5, 1.16296447364052}, {10, 1.53875273083517}, {100, 2.50759363644168},
+		{1000, 3.24143576913344}, {1000000, 4.86289748619646}} {
 		e, err := ExpectedMaxNormal(c.n, 0, 1)
 		require.NoError(t, err)
 		require.InDelta(t, c.want, e, 1e-11, "N=%d", c.n)
