@@ -130,3 +130,26 @@ func TestPipelineInvalidInput(t *testing.T) {
 	require.ErrorContains(t, bad(func(s *Step) { s.Layers[1].AG = -0.5 }), `layer 1 "B": AG must be finite and ≥ 0, got -0.5`)
 	require.ErrorContains(t, bad(func(s *Step) { s.Layers[0].FC = inf() }), `layer 0 "A": FC`)
 }
+
+// Type II processes queue behind the previous layer's same process: a slow
+// PS (AG) or a slow return path (BC) delays the next layer even though its
+// predecessor process finished earlier.
+func TestPipelineTypeIIQueues(t *testing.T) {
+	t.Parallel()
+	// BP 1 each: τ_bp B = 1, A = 2; FC 1 each: τ_fc B = 2, A = max(2,2)+1 = 3.
+	slowAG := []LayerTimes{{Name: "A", BP: 1, FC: 1, AG: 5, BC: 1}, {Name: "B", BP: 1, FC: 1, AG: 5, BC: 1}}
+	// AG: B 2+5 = 7, A max(3,7)+5 = 12; BC: B 8, A max(12,8)+1 = 13.
+	tr, err := RunPipeline([]Step{{Layers: slowAG}})
+	require.NoError(t, err)
+	require.Equal(t, []float64{12, 7}, tr[0].AGDone)
+	require.Equal(t, []float64{13, 8}, tr[0].BCDone)
+	require.Equal(t, Iteration{BP: 2, FC: 1, AG: 9, BC: 1}, tr[0].Exposed)
+
+	slowBC := []LayerTimes{{Name: "A", BP: 1, FC: 1, AG: 1, BC: 4}, {Name: "B", BP: 1, FC: 1, AG: 1, BC: 4}}
+	// AG: B 3, A max(3,3)+1 = 4; BC: B 3+4 = 7, A max(4,7)+4 = 11.
+	tr, err = RunPipeline([]Step{{Layers: slowBC}})
+	require.NoError(t, err)
+	require.Equal(t, []float64{4, 3}, tr[0].AGDone)
+	require.Equal(t, []float64{11, 7}, tr[0].BCDone)
+	require.Equal(t, 11.0, tr[0].Time)
+}
