@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -12,7 +13,7 @@ import (
 
 // buildDatasets rebuilds every Arrow dataset from its source: the reported
 // paper tables from datasets/reported/<paper>/<name>.toml.
-func buildDatasets(args []string, stdout, stderr io.Writer) error {
+func buildDatasets(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("datasets", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	root := fs.String("root", ".", "repository root")

@@ -15,38 +15,59 @@ import (
 	"pslab/engine/kinds"
 )
 
-const usage = `usage: pslab <command> [flags] [args]
+// command is one pslab subcommand.
+type command struct {
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
 
-commands:
-  run       run experiments, write figures/<paper>/<name>.{svg,png,arrow}, check golden values
-  check     run experiments in memory and check golden values
-  list      list experiments and experiment kinds
-  datasets  rebuild every Arrow dataset under datasets/ from its source
+// commands lists every subcommand; adding one is one entry here.
+func commands() map[string]command {
+	return map[string]command{
+		"run": {"run experiments, write figures/<paper>/<name>.{svg,png,arrow}, check golden values",
+			func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+				return runExperiments(ctx, args, true, stdout, stderr)
+			}},
+		"check": {"run experiments in memory and check golden values",
+			func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+				return runExperiments(ctx, args, false, stdout, stderr)
+			}},
+		"list":     {"list experiments and experiment kinds", list},
+		"datasets": {"rebuild every Arrow dataset under datasets/ from its source", buildDatasets},
+	}
+}
 
-Run 'pslab <command> -h' for the flags of a command.`
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: pslab <command> [flags] [args]\n\ncommands:")
+	cmds := commands()
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, cmds[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'pslab <command> -h' for the flags of a command.")
+}
 
 // Run executes one pslab command. Progress goes to stderr, results to stdout.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, usage)
+		usage(stderr)
 		return errors.New("no command")
 	}
-	cmd, args := args[0], args[1:]
-	switch cmd {
-	case "run":
-		return runExperiments(ctx, args, true, stdout, stderr)
-	case "check":
-		return runExperiments(ctx, args, false, stdout, stderr)
-	case "list":
-		return list(args, stdout, stderr)
-	case "datasets":
-		return buildDatasets(args, stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprintln(stdout, usage)
+	name, args := args[0], args[1:]
+	if name == "help" || name == "-h" || name == "--help" {
+		usage(stdout)
 		return nil
 	}
-	fmt.Fprintln(stderr, usage)
-	return fmt.Errorf("unknown command %q", cmd)
+	c, ok := commands()[name]
+	if !ok {
+		usage(stderr)
+		return fmt.Errorf("unknown command %q", name)
+	}
+	return c.run(ctx, args, stdout, stderr)
 }
 
 func runExperiments(ctx context.Context, args []string, write bool, stdout, stderr io.Writer) error {
@@ -114,7 +135,7 @@ func progress(w io.Writer, o experiment.Outcome, verbose bool) {
 	}
 }
 
-func list(args []string, stdout, stderr io.Writer) error {
+func list(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("list", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	root := fs.String("root", ".", "repository root")
