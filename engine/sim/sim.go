@@ -62,6 +62,7 @@ type slotState struct {
 	worker, class int32
 	busy, last    bool
 	prioritized   bool
+	kicked        bool
 	chunk         uint8
 	op            int32
 	start         float64
@@ -94,6 +95,7 @@ type sim struct {
 	remBytes   []int64
 	served     []bool // first HTTP/2 service done
 	compute    minHeap
+	kick       []int32 // idle slots with newly queued ops
 	classes    []linkClass
 	anyDirty   bool
 	act        []bool
@@ -123,6 +125,7 @@ func newSim(g *program, workers int) *sim {
 		multiplex: p.mode == Multiplex, window: p.window, stepsPerWk: p.steps,
 	}
 	s.compute.a = make([]entry, 0, workers*g.slots)
+	s.kick = make([]int32, 0, workers*g.slots)
 	for i := range s.classes {
 		s.classes[i] = linkClass{h: minHeap{a: make([]entry, 0, workers)}, next: math.Inf(1), dir: i % 2, server: i / 2}
 	}
@@ -250,6 +253,7 @@ func (s *sim) complete(slot int32) {
 	} else { // preempted stream re-enters at the tail (I-12)
 		s.enqueue(ss, op)
 	}
+	s.startKicked()
 	if !ss.busy && ss.qhead != ss.qtail { // line 31
 		s.startNext(slot)
 	}
@@ -258,15 +262,30 @@ func (s *sim) complete(slot int32) {
 	}
 }
 
-// ready queues op d of worker w and starts it if its resource is idle
-// (lines 22–29; I-5: idleness is the busy flag, not an empty queue).
+// ready queues op d of worker w (lines 22–28). If its resource is idle
+// (I-5: idleness is the busy flag, not an empty queue) the slot is marked,
+// and startKicked starts it once every op released at the same instant is
+// queued, so that the scheduler's order chooses among all of them.
 func (s *sim) ready(w int, d int32) {
 	slot := int32(w*s.S) + s.g.slot[d]
 	ss := &s.slots[slot]
 	s.enqueue(ss, d)
-	if !ss.busy {
-		s.startNext(slot)
+	if !ss.busy && !ss.kicked {
+		ss.kicked = true
+		s.kick = append(s.kick, slot)
 	}
+}
+
+// startKicked starts the first chunk on every marked idle slot (line 29).
+func (s *sim) startKicked() {
+	for _, slot := range s.kick {
+		ss := &s.slots[slot]
+		ss.kicked = false
+		if !ss.busy && ss.qhead != ss.qtail {
+			s.startNext(slot)
+		}
+	}
+	s.kick = s.kick[:0]
 }
 
 func (s *sim) enqueue(ss *slotState, op int32) {
@@ -401,6 +420,7 @@ func (s *sim) startStep(w int) {
 	for _, r := range s.g.roots { // each step starts with its downlinks (I-10)
 		s.ready(w, r)
 	}
+	s.startKicked()
 }
 
 func (s *sim) stepDone(w int) {
