@@ -74,7 +74,7 @@ func TestBoundsASPHandComputed(t *testing.T) {
 	require.Equal(t, 11, bd.Lower)
 	require.InDelta(t, 110/13.49, bd.R, 1e-12)
 	require.Equal(t, bd.R, bd.U)
-	require.Equal(t, 2, bd.PS)    // Eq. 22: ⌈11/8.154⌉
+	require.Equal(t, 2, bd.PS)     // Eq. 22: ⌈11/8.154⌉
 	require.Equal(t, 16, bd.Upper) // Eq. 23: r·n_ps = 16.31
 	require.Equal(t, 112, bd.Iterations)
 	require.Zero(t, bd.Balance)

@@ -152,7 +152,7 @@ func (p Planner) Plan(w Workload, l Loss, g Goal, catalogue []Instance, cBase fl
 		switch {
 		case cheaper:
 			bestType = t
-			ts.Reason = fmt.Sprintf("cheapest so far: %d workers, %d PS", best.Workers, best.PS)
+			ts.Reason = fmt.Sprintf("cheaper than earlier types: %d workers, %d PS, $%.4g", best.Workers, best.PS, best.Cost)
 		case met:
 			ts.Reason = "meets the goal but not cheaper than an earlier type"
 		default:
