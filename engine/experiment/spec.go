@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -66,6 +67,9 @@ func (s Sweep) Points() []float64 {
 		if x > s.To+1e-9*math.Abs(step) {
 			break
 		}
+		// Round away the binary error of the multiplication (0.1 + 2·0.1
+		// must be 0.3, as the user wrote it).
+		x, _ = strconv.ParseFloat(strconv.FormatFloat(x, 'g', 12, 64), 64)
 		out = append(out, x)
 	}
 	return out
