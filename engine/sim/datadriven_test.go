@@ -195,10 +195,10 @@ func TestDataDriven(t *testing.T) {
 			for _, l := range r.input {
 				out.WriteString(l + "\n")
 			}
-			out.WriteString("----\n" + got + "\n")
+			out.WriteString("----\n" + got + "\n\n")
 		}
 		if *rewrite {
-			require.NoError(t, os.WriteFile(path, []byte(out.String()), 0o644))
+			require.NoError(t, os.WriteFile(path, []byte(strings.TrimRight(out.String(), "\n")+"\n"), 0o644))
 		}
 	}
 }
