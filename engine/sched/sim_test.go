@@ -208,3 +208,18 @@ func TestBestChunk(t *testing.T) {
 	_, err = BestChunk(cfg, 9, 20, seed)
 	require.ErrorContains(t, err, "empty chunk range [9, 8]")
 }
+
+// Explicit arrivals: load = Σ J/X(1) / (W·span) = (10+10)/1 / (8·10) = 0.25,
+// λ = 1 arrival per 10 s; the policy sees that load.
+func TestRunTraceLoad(t *testing.T) {
+	t.Parallel()
+	arr := []Arrival{{0, 0, 10}, {10, 0, 10}}
+	r := traceRun(t, HELL{}, arr)
+	require.InDelta(t, 0.25, r.Load, 1e-12)
+	require.InDelta(t, 0.1, r.Lambda, 1e-12)
+	require.False(t, r.Converged)
+	cfg := Config{Nodes: 8, Workload: handWorkload(), Policy: MoldableKNEE{}, Arrivals: arr, Load: 0.7}
+	r, err := Run(cfg, nil)
+	require.NoError(t, err)
+	require.Equal(t, 0.7, r.Load)
+}
