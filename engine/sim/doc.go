@@ -1,0 +1,128 @@
+// Package sim is the trace-driven discrete-event simulator of asynchronous
+// SGD with parameter servers of Li, Yan, Paolieri, Golubchik, "Throughput
+// Prediction of Asynchronous SGD in TensorFlow", ICPE'20 (icpe20): §3.1
+// bandwidth sharing, §3.2 overhead and HTTP/2 multiplexing models, §3.3
+// flow control off with enforced orders, §3.4 and Algorithm 3.1 (line
+// numbers of the arXiv version [001], CATALOGUE B.1.6), §4.1 throughput
+// evaluation and §5 multiple parameter servers (CATALOGUE A.1, B.1).
+//
+// Run takes a 1-worker profile (package trace) and simulates W workers that
+// each run N steps sampled with replacement from the profiled steps; Sweep
+// runs several W in parallel. Each worker has one resource per kind and PS:
+// its processor, and for every PS i a downlink, an uplink and its share of
+// PS i's processor (Share = 1 for computation, B.1.3).
+//
+// # Event core
+//
+// Computation chunks complete at fixed times and sit in a binary heap
+// ordered by (time, sequence), the sequence being the order in which
+// chunks started, so ties are first in, first out and runs are
+// deterministic. Link chunks on one direction of one PS NIC all progress
+// at the same rate, so each such class keeps a virtual time v (dv/dt =
+// rate) and a heap of finish tags v₀ + work: an event costs O(log n + M),
+// not the O(n) update of lines 16–17. The next event is the earliest
+// (time, sequence) of the compute heap and the class heads. No goroutine
+// and no allocation in the loop: per-worker op state, queues and heaps are
+// allocated once per run, and memory does not grow with N (except
+// Result.Series, which grows with simulated time, and the Timeline
+// writer's output).
+//
+// Algorithm 3.1 ambiguities (CATALOGUE D.1) and how they are resolved:
+//
+//   - I-4: line 13 uses the completed chunk's resource.
+//   - I-5: each (worker, resource) has an explicit busy flag; an op whose
+//     resource is busy is queued, never started concurrently.
+//   - I-6: active[r] is the number of workers with a running chunk on r,
+//     kept by the link classes as chunks start and end, so a new step's
+//     downlinks count as active (not only the first step's).
+//   - I-7: a step completes when every op of it has completed (no chunk
+//     waiting or running).
+//   - I-8: line 37's n is N (Config.Steps).
+//   - I-9: an explicit clock; every chunk has a start and an end time.
+//   - I-10: a step starts by queueing its ops without dependencies, which
+//     trace.Validate guarantees are downlinks; downlinks with dependencies
+//     wait for them.
+//   - I-11: computation runs one op at a time per worker processor and per
+//     (worker, PS) processor, in ready order (FIFO).
+//   - Ops released at the same instant are all queued before the idle
+//     resources pick their next chunk, so an enforced order chooses among
+//     all of them (a step's downlinks are requested together, Fig. 8(a)).
+//
+// # Link schedulers (B.1.4, I-12, I-13)
+//
+// Each (worker, PS, direction) link has a scheduler. Multiplex (HTTP/2,
+// flow control on): the first service of a stream is min(remaining, WIN)
+// bytes; a longer stream is preempted and re-enters the queue at its tail
+// when that chunk ends; its second service sends the rest; it is never
+// split again. WholeStream (flow control off): one chunk per stream. The
+// order among waiting streams is FIFO by ready time (the default, the
+// reading of Fig. 12), TIC, ReverseTIC or Random, ties FIFO. WIN is one
+// constant per run (Link.Window or the trace's Meta.Window; I-13).
+// Enforced orders are priorities of a work-conserving scheduler: the link
+// never idles waiting for a higher-priority stream that is not ready yet.
+//
+// TIC is implemented from the description of TicTac (Hashemi, Jyothi,
+// Campbell, SysML 2019), without its code: the communication dependency
+// D(o) of an op is the set of transfers it depends on transitively; a
+// transfer c gets P(c) = min |D(o)| over the computation ops o (worker or
+// PS) with c ∈ D(o), lower first. D is taken per direction over all PSs.
+// For a chain this is layer order (Fig. 8(d): conv0 → conv1 → fc0 → fc1).
+// Uplinks are each needed only by their own update, so they all get P = 1
+// and keep FIFO order; a transfer no computation needs goes last.
+// ReverseTIC negates P. Random draws one permutation of all ops per run
+// from a PCG stream of Config.Seed separate from step sampling, so
+// changing the order does not change the sampled steps.
+//
+// # Bandwidth sharing (B.1.3, B.1.5, I-17)
+//
+// With one PS every worker active in a direction gets 1/n of it. With M
+// PSs, Share: a connection to a PS shared by n_i workers gets 1/n_i; where
+// the worker is alone it gets what remains of its own NIC,
+// max(R/k, 1/m) with R = 1 − Σ over shared PSs of 1/n_j, k the PSs where
+// it is alone and m those it is active with. For M = 2 this is §5's rule
+// (1/n on ps₂, 1 − 1/n on ps₁); the degenerate case of a worker alone on
+// both PSs gives 1/2 each (its NIC is split) instead of the literal 0; the
+// floor 1/m matters only for M ≥ 3. All NICs have equal speed, the
+// assumption under which §5 compares a PS share with a worker share.
+//
+// # Overhead model (B.1.2, I-14, I-15)
+//
+// A transfer's recorded duration is discarded: its work is bytes/B at the
+// simulated bandwidth B, with bytes the tensor size (no framing, I-14).
+// Its parsing overhead alpha·bytes + beta becomes a separate computation
+// op on the receiving side, the worker processor for downlinks and the
+// PS processor for uplinks, which depends on the transfer; the transfer's
+// dependents wait for the overhead op (§3.4's "transformed into a new
+// communication operation … and a computation operation"; §3.2.1's
+// "assign it to a dependent computation" would instead merge it into one
+// dependent, which differs only when a transfer has several dependents).
+// It then queues behind other computation on that processor. FitOverhead
+// fits alpha and beta by least squares constrained to be non-negative.
+//
+// # Throughput (§4.1, I-16)
+//
+// Workers start together at time 0 (Fig. 15(a)). The first Warmup = 50
+// step completions counted over all workers are excluded: "the first 50
+// simulated steps" of the one synthetic trace the simulation generates, read
+// globally (50/W steps per worker), not 50 per worker (50·W in all). The
+// window is (time of the 50th completion, time the first worker completes
+// its N-th step]; ending there keeps all W workers running in the window
+// (the tail where workers finish one by one would bias throughput down).
+// Throughput = Batch × completions in the window / window length.
+//
+// # Model behaviour worth knowing
+//
+// Under processor sharing, workers in lockstep stay in lockstep (a transfer
+// that starts ε earlier ends ε earlier), so the simulated cluster leaves
+// the synchronized start of Fig. 15(a) only through the variation between
+// sampled steps. A trace with little step-to-step variation can stay
+// partly synchronized for hundreds of steps, far below the link bound,
+// and throughput need not be monotone in W. Fig. 15/16 (overlap falls,
+// throughput rises after the start) are reproduced on a synthetic
+// Inception-sized trace in the tests; the error claims of Figs. 13–21 and
+// 25 need measured data and are checked by the experiments, not here.
+// Fig. 22: the paper's Python simulator took 117 s for 1000 steps × W =
+// 2..10 of Inception-v3 on one core; BenchmarkInceptionSweep takes about
+// 2 s for a 95-layer synthetic Inception and BenchmarkZooInceptionSweep
+// about 5 s for the 326-layer profile synthesized by package zoo.
+package sim
