@@ -51,7 +51,7 @@ type Result struct {
 
 // StepStats summarizes step times in seconds.
 type StepStats struct {
-	Count     int
+	Count     int     // number of steps
 	Mean, Std float64 // Std is the sample standard deviation (0 if Count < 2)
 	Min, Max  float64
 }

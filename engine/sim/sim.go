@@ -28,34 +28,6 @@ func Run(tr *trace.Trace, cfg Config) (Result, error) {
 	return run(g, &cfg)
 }
 
-// linkClass holds the chunks running on one direction of one PS NIC. All of
-// them progress at the same rate (1/n, or the capped share of the one worker
-// alone on it), so the class keeps a virtual time v with dv/dt = rate and
-// each chunk a finish tag v₀ + work: an event costs O(log n), not O(n).
-type linkClass struct {
-	h           minHeap // (finish tag, seq, slot)
-	v, lastT    float64
-	rate, inv   float64 // share per chunk and its inverse
-	count       int32   // workers with a running chunk (active[r] of Alg. 3.1)
-	wsum        int64   // sum of their indices: the worker when count == 1
-	next        float64 // real time at which the top chunk completes
-	dirty       bool
-	dir, server int
-}
-
-func (c *linkClass) sync(now float64) {
-	c.v += (now - c.lastT) * c.rate
-	c.lastT = now
-}
-
-func (c *linkClass) refresh() {
-	if len(c.h.a) == 0 {
-		c.next = math.Inf(1)
-		return
-	}
-	c.next = c.lastT + max(c.h.a[0].key-c.v, 0)*c.inv
-}
-
 // slotState is scheduler[w, r] of Alg. 3.1 plus an explicit busy flag
 // (CATALOGUE I-5): its waiting operations and its running chunk, if any.
 type slotState struct {
@@ -348,60 +320,6 @@ func (s *sim) startNext(slot int32) {
 			s.st.dlActive++
 		}
 	}
-}
-
-// updateRates recomputes the share of every link class whose set of active
-// workers changed (Share, B.1.3 and B.1.5), after advancing its virtual time
-// at the old rate (lines 16–17 use the shares before the change).
-func (s *sim) updateRates() {
-	s.anyDirty = false
-	if s.singlePS {
-		for i := range s.classes {
-			c := &s.classes[i]
-			if !c.dirty {
-				continue
-			}
-			c.dirty = false
-			c.sync(s.now)
-			c.rate, c.inv = 0, 0
-			if c.count > 0 {
-				c.rate, c.inv = 1/float64(c.count), float64(c.count)
-			}
-			c.refresh()
-		}
-		return
-	}
-	for i := range s.classes {
-		c := &s.classes[i]
-		rate := 0.0
-		switch {
-		case c.count > 1:
-			rate = 1 / float64(c.count)
-		case c.count == 1:
-			rate = s.aloneShare(int(c.wsum), c.dir, c.server)
-		}
-		if !c.dirty && rate == c.rate {
-			continue
-		}
-		c.dirty = false
-		c.sync(s.now)
-		c.rate, c.inv = rate, 0
-		if rate > 0 {
-			c.inv = 1 / rate
-		}
-		c.refresh()
-	}
-}
-
-// aloneShare is Share for worker w alone on PS server in direction dir.
-func (s *sim) aloneShare(w, dir, server int) float64 {
-	base := w * s.S
-	for j := range s.g.servers {
-		s.act[j] = s.slots[base+1+3*j+dir].busy
-		s.cnt[j] = int(s.classes[2*j+dir].count)
-	}
-	Share(s.act, s.cnt, s.shr)
-	return s.shr[server]
 }
 
 func (s *sim) startStep(w int) {

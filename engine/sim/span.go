@@ -1,0 +1,22 @@
+package sim
+
+import "pslab/engine/trace"
+
+// Span is one completed chunk of the simulated timeline.
+type Span struct {
+	Worker   int            // worker index, 0-based
+	Step     int            // the worker's step number, 0-based
+	Resource trace.Resource // where the chunk ran
+	// Op is the index of the operation in the trace's steps. For a parsing
+	// overhead operation (Overhead true) it is the communication operation
+	// whose overhead it carries.
+	Op       int
+	Name     string // operation name; overhead operations end in "/overhead"
+	Overhead bool   // the chunk is a re-attached parsing overhead (I-15)
+	// Chunk is 0 for the first (or only) chunk of a stream, 1 for the
+	// second service of a stream split by HTTP/2 multiplexing.
+	Chunk int
+	Last  bool    // the chunk completes its operation
+	Start float64 // seconds since the start of the simulation
+	End   float64 // seconds since the start of the simulation
+}
