@@ -134,8 +134,10 @@ type Config struct {
 	// Batch is the number of examples per step per worker; zero means the
 	// trace's Meta.Batch.
 	Batch int
-	// Seed seeds the PCG generators of step sampling and of the Random
-	// order. Same seed, same result.
+	// Seed seeds the PCG generators (math/rand/v2): worker w samples its
+	// steps from PCG(Seed, w), so its sequence of sampled steps does not
+	// depend on W, the link mode or the order; the Random order uses its own
+	// stream. Same seed, same result.
 	Seed uint64
 	// SeriesWindow, if positive, is the length in seconds of the windows of
 	// Result.Series (throughput and downlink overlap over time, Fig. 16).
