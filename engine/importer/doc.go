@@ -1,0 +1,43 @@
+// Package importer converts external CSV data into pslab datasets: a
+// user's own throughput measurements (ReadMeasured, the "measured-csv"
+// format of `pslab import`, "Bring your own hardware") and the Philly
+// cluster trace (ReadPhilly, rebuilt by `pslab datasets` into
+// datasets/philly/jobs.arrow).
+//
+// Both read one CSV record at a time (bounded memory apart from the output
+// table), reject malformed input with "file:line: column: problem", and
+// leave provenance to the caller, who knows the source and licence.
+//
+// # Measured CSV
+//
+// A header row names dataset.MeasurementSchema columns; workers and
+// throughput are required, the rest optional with defaults from
+// MeasuredOptions (model, batch and sync have no default: a missing one
+// is an error, because a throughput without them cannot be compared with
+// any model). Units are declared in the header, "throughput[examples/s]",
+// or in a unit row right after the header whose non-empty cells are all
+// bracketed:
+//
+//	workers,ps,throughput,throughput_std,window
+//	,,[images/min],[images/min],[MiB]
+//	1,1,2400,30,28
+//
+// Decisions: throughput, throughput_std and window must declare a unit
+// (a missing per-minute or KiB would silently scale the data); batch may
+// omit "examples"; "images" and "samples" are synonyms of examples;
+// dimensionless columns (workers, ps, steps) must not carry a unit; the
+// values are converted to examples/s and bytes. steps defaults to 1 when
+// neither a column nor MeasuredOptions.Steps gives it, because the schema
+// needs a positive count.
+//
+// # Philly
+//
+// The Philly trace shipped in ../shared/datasets/philly/philly.csv
+// (adaptdl's preprocessing of Microsoft's release) has the header
+// timestamp,duration,num_gpus,gpu_time,cluster. Decisions: timestamps have
+// no zone in the file and are read as UTC; the stored value is seconds
+// since 1970 (only differences matter to a scheduler). gpu_time is checked
+// to equal duration × num_gpus, which holds for every row of the file, so
+// shifted columns are caught. The file has 82,247 jobs (the shared README
+// says 82,248; the file's last line is blank).
+package importer
