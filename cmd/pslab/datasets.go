@@ -41,6 +41,9 @@ func buildDatasets(_ context.Context, args []string, stdout, stderr io.Writer) e
 	if fs.NArg() > 0 {
 		return fmt.Errorf("datasets takes no arguments, got %v", fs.Args())
 	}
+	if _, err := buildInstances(*root, stderr); err != nil { // datasets/cynthia/instances.toml
+		return err
+	}
 	n, err := buildReported(*root, stderr)
 	fmt.Fprintf(stdout, "%d reported tables built\n", n)
 	if err != nil {
