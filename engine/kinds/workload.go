@@ -6,6 +6,7 @@ import (
 
 	"pslab/engine/dataset"
 	"pslab/engine/experiment"
+	"pslab/engine/mva"
 )
 
 type jobWorkloadParams struct {
@@ -22,22 +23,46 @@ type jobWorkloadParams struct {
 	ServerTime float64 `toml:"server_time"`
 }
 
-// jobWorkload derives the per-step phase times of mascots18 Table III jobs:
-// S^W = TFLOP per batch / GPU speed, S^U = S^D = model size / bandwidth,
-// steps = epochs·|D|/batch, the 1-worker cycle S^W+S^U+S^S+S^D, the
+// defaultJobWorkloadParams are the mascots18 §V-B settings: a K520 at
+// 1229 GFLOP/s, 1 Gbps links, batches of 1024, MB = 10^6 bytes, S^S = 0.
+func defaultJobWorkloadParams() jobWorkloadParams {
+	return jobWorkloadParams{GFLOPS: 1229, Bandwidth: 1e9, Batch: 1024, BytesPerMB: 1e6}
+}
+
+// validate reports a non-positive or infinite speed, bandwidth, batch or
+// MB size, or a negative server time, at the key prefix+name of [params].
+func (p jobWorkloadParams) validate(env *experiment.Env, prefix string) error {
+	for name, v := range map[string]float64{"gflops": p.GFLOPS, "bandwidth": p.Bandwidth, "batch": p.Batch, "bytes_per_mb": p.BytesPerMB} {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return env.Errorf(prefix+name, "%s must be a positive number, got %v", name, v)
+		}
+	}
+	if !(p.ServerTime >= 0) || math.IsInf(p.ServerTime, 0) {
+		return env.Errorf(prefix+"server_time", "invalid server time %v s", p.ServerTime)
+	}
+	return nil
+}
+
+// phases derives the per-step phase times (seconds) of row i of a Table III
+// table and its number of steps: S^W = TFLOP per batch / GPU speed,
+// S^U = S^D = model size / bandwidth, S^S = ServerTime and
+// steps = ceil(epochs·|D|/batch).
+func (p jobWorkloadParams) phases(t *dataset.Table, i int) (ph mva.Phases, steps float64) {
+	su := t.Floats("model_size")[i] * p.BytesPerMB * 8 / p.Bandwidth
+	ph = mva.Phases{Worker: t.Floats("tflop_per_batch")[i] * 1e12 / (p.GFLOPS * 1e9), Uplink: su, Server: p.ServerTime, Downlink: su}
+	return ph, math.Ceil(float64(t.Ints("epochs")[i]) * t.Floats("examples")[i] / p.Batch)
+}
+
+// jobWorkload derives the per-step phase times of mascots18 Table III jobs
+// (jobWorkloadParams.phases), the 1-worker cycle S^W+S^U+S^S+S^D, the
 // bottleneck speedup limit cycle/max(S^U,S^D,S^S) and S(1) = steps·cycle.
 func jobWorkload(_ context.Context, env *experiment.Env) (*experiment.Result, error) {
-	p := jobWorkloadParams{GFLOPS: 1229, Bandwidth: 1e9, Batch: 1024, BytesPerMB: 1e6}
+	p := defaultJobWorkloadParams()
 	if err := env.Params(&p); err != nil {
 		return nil, err
 	}
-	for name, v := range map[string]float64{"gflops": p.GFLOPS, "bandwidth": p.Bandwidth, "batch": p.Batch, "bytes_per_mb": p.BytesPerMB} {
-		if !(v > 0) || math.IsInf(v, 0) {
-			return nil, env.Errorf(name, "%s must be a positive number, got %v", name, v)
-		}
-	}
-	if p.ServerTime < 0 {
-		return nil, env.Errorf("server_time", "negative server time %v s", p.ServerTime)
+	if err := p.validate(env, ""); err != nil {
+		return nil, err
 	}
 	t, err := env.Input("jobs", mascotsTable3)
 	if err != nil {
@@ -46,11 +71,10 @@ func jobWorkload(_ context.Context, env *experiment.Env) (*experiment.Result, er
 	res := experiment.NewResult()
 	var meanS1 float64
 	for i, name := range t.Strings("name") {
-		sw := t.Floats("tflop_per_batch")[i] * 1e12 / (p.GFLOPS * 1e9)
-		su := t.Floats("model_size")[i] * p.BytesPerMB * 8 / p.Bandwidth
-		steps := math.Ceil(float64(t.Ints("epochs")[i]) * t.Floats("examples")[i] / p.Batch)
-		cycle := sw + 2*su + p.ServerTime
-		limit := cycle / math.Max(su, p.ServerTime)
+		ph, steps := p.phases(t, i)
+		sw, su := ph.Worker, ph.Uplink
+		cycle := sw + 2*su + ph.Server
+		limit := cycle / math.Max(su, ph.Server)
 		s1 := steps * cycle / 86400
 		meanS1 += s1 / float64(t.Len())
 		res.Bar("S^W worker (s)", name, "derived", dataset.Derived, sw)
