@@ -169,7 +169,8 @@ func zhangProfile(env *experiment.Env, d zhangDNN) (zhangModel, error) {
 }
 
 // readProfile reads the named input as a per-layer profile: an Arrow
-// dataset of zoo.ProfileSchema (.arrow) or a PipeDream graph.txt.
+// dataset of zoo.ProfileSchema (.arrow, e.g. datasets/zoo/alexnet.arrow) or
+// a PipeDream graph.txt (any other name).
 func readProfile(env *experiment.Env, input string) (*zoo.Profile, error) {
 	path, err := env.InputPath(input)
 	if err != nil {

@@ -279,3 +279,30 @@ batch = 0
 	require.Equal(t, res.Metrics["iter_s.r0.9"], y)
 	require.Less(t, res.Metrics["iter_s.r0.9"], res.Metrics["iter_s.r0.6"])
 }
+
+// TestZhangReadsGraphTxt: a PipeDream graph.txt input works like the Arrow
+// datasets; the Input node (data loading) is dropped and times are in
+// seconds.
+func TestZhangReadsGraphTxt(t *testing.T) {
+	t.Parallel()
+	graph := "node1 -- Input -- forward_compute_time=50.0, backward_compute_time=0.0, activation_size=1204224.0, parameter_size=0.0\n" +
+		"node2 -- Linear(in_features=10, out_features=10) -- forward_compute_time=2.0, backward_compute_time=4.0, activation_size=80.0, parameter_size=146000.0\n" +
+		"\tnode1 -- node2\n"
+	p := filepath.Join(t.TempDir(), "toy.graph.txt")
+	require.NoError(t, os.WriteFile(p, []byte(graph), 0o644))
+	body := `
+[sweep]
+var = "bandwidth"
+values = [10]
+[params]
+gpu_speed = 2
+[[params.dnn]]
+name = "Toy"
+input = "toy"
+batch = 0
+` + zhangTestConstants
+	res, err := zhangIterationTime(context.Background(), zhangSpecEnv(t, body, map[string]string{"toy": p}))
+	require.NoError(t, err)
+	require.InDelta(t, 0.006/2, res.Metrics["compute_s.toy.bw10"], 1e-12, "(2 + 4) ms at compute ×2, without the 50 ms Input node")
+	require.Contains(t, strings.Join(res.Notes, "\n"), "Toy: batch 2 per worker, 0.1 MB of gradients")
+}
