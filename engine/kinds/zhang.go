@@ -73,6 +73,13 @@ func (c zhangConstants) config(env *experiment.Env) (syncps.Config, error) {
 	cfg.Hops, cfg.Iterations = int(c.Hops), int(c.Iterations)
 	cfg.AggFixed, cfg.AggPerPacket, cfg.AggDelayFraction, cfg.Sigma = c.AggFixed, c.AggPerPacket, c.AggDelayFraction, c.Sigma
 	cfg.IOTime, cfg.UpdateTime, cfg.CompressionCost = c.IOTime, c.UpdateTime, c.CompressionCost
+	// Validate the constants now, so the error points at the spec; the
+	// bandwidth and layers are set by each kind.
+	probe := cfg
+	probe.Bandwidth, probe.Layers = 1, []syncps.Layer{{Name: "probe"}}
+	if err := probe.Validate(); err != nil {
+		return syncps.Config{}, env.Errorf("constants", "%v", err)
+	}
 	return cfg, nil
 }
 
@@ -111,8 +118,9 @@ func (m zhangModel) ParamBytes() int64 {
 	return s
 }
 
-// load decodes the common params (into p, which embeds them) and the
-// DNN profiles, and returns the base syncps.Config.
+// load validates the common params, reads the DNN profiles and returns
+// them with the base syncps.Config (constants and compute scale set;
+// workers, servers, bandwidth and layers are left to the kind).
 func (c *zhangCommon) load(env *experiment.Env) ([]zhangModel, syncps.Config, error) {
 	if len(c.DNN) == 0 {
 		return nil, syncps.Config{}, env.Errorf("dnn", "no [[params.dnn]] entries")

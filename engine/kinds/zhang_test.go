@@ -168,6 +168,7 @@ func TestZhangInvalidParams(t *testing.T) {
 		name, body, want string
 	}{
 		{"missing constant", zhangTestParams + strings.Replace(zhangTestConstants, "sigma = 1e-3\n", "", 1), "constants.sigma is missing"},
+		{"negative alpha", zhangTestParams + strings.Replace(zhangTestConstants, "alpha = 1.0534246575342466", "alpha = -1", 1), "Config.Alpha"},
 		{"fractional hops", zhangTestParams + strings.Replace(zhangTestConstants, "hops = 1\n", "hops = 1.5\n", 1), "whole numbers"},
 		{"unknown ratio DNN", strings.Replace(zhangTestParams, `"ResNet-50"]`, `"VGG"]`, 1) + zhangTestConstants, `"VGG"`},
 		{"zero gpu speed", strings.Replace(zhangTestParams, "gpu_speed = 1.3", "gpu_speed = 0", 1) + zhangTestConstants, "gpu_speed"},
