@@ -9,5 +9,11 @@ func icpe20Kinds() experiment.Registry {
 			Doc: "TensorFlow's greedy partition of a model's variables over parameter servers"},
 		"link-mechanisms": {Run: linkMechanisms,
 			Doc: "step time of one profiling trace under several link schedulers (HTTP/2 multiplexing vs flow control off, icpe20 Fig. 8)"},
+		"sim-timeline": {Run: simTimeline,
+			Doc: "Gantt chart of a few simulated steps of W workers and the fitted per-worker link rate at each number of active workers (icpe20 Fig. 7)"},
+		"link-share": {Run: linkShare,
+			Doc: "active connections and per-worker bandwidth share over time on one PS link (icpe20 §3.1, Fig. 9)"},
+		"link-states": {Run: linkStates,
+			Doc: "number of active/inactive downlink states 2^(W·M) by enumeration (icpe20 §5, Fig. 24)"},
 	}
 }
