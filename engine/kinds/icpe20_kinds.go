@@ -15,5 +15,9 @@ func icpe20Kinds() experiment.Registry {
 			Doc: "active connections and per-worker bandwidth share over time on one PS link (icpe20 §3.1, Fig. 9)"},
 		"link-states": {Run: linkStates,
 			Doc: "number of active/inactive downlink states 2^(W·M) by enumeration (icpe20 §5, Fig. 24)"},
+		"http2-chunks": {Run: http2Chunks,
+			Doc: "per-stream transmitted bytes over time under the HTTP/2 chunk rule on one link, from explicit streams or a profile's downlinks (icpe20 §3.2.2, Figs. 11, 12)"},
+		"overhead-fit": {Run: overheadFit,
+			Doc: "least-squares fit of the parsing-overhead model α·size + β to synthetic points, and the overhead share at a faster link through the simulator (icpe20 §3.2.1, §4.3, Fig. 10)"},
 	}
 }
