@@ -34,6 +34,10 @@ func commands() map[string]command {
 			}},
 		"list":     {"list experiments and experiment kinds", list},
 		"datasets": {"rebuild every Arrow dataset under datasets/ from its source", buildDatasets},
+		"testbed":  {"real PS training over gRPC/TCP: run (collect datasets), ps, worker", testbedCmd},
+
+		// Cynthia's Algorithm 1 on an instance catalogue (cmd/pslab/provision.go).
+		"provision": {"Cynthia provisioning plan: instance type, workers, PS nodes and cost for a loss and time goal", provision},
 	}
 }
 

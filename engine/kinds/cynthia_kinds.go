@@ -9,5 +9,9 @@ func cynthiaKinds() experiment.Registry {
 			Doc: "Cynthia's training time, worker utilization and BSP crossover vs workers for Table 4 workloads"},
 		"cynthia-predict": {Run: cynthiaPredict, Models: []string{"cynthia", "optimus", "paleo"},
 			Doc: "Cynthia (or baseline) time, per-iteration computation/communication, utilization or throughput of Table 4 workloads on catalogue instances (homogeneous or with stragglers) over swept workers or PS nodes, with curve-shape metrics"},
+		"cynthia-provision": {Run: cynthiaProvision, Models: []string{"cynthia", "optimus"},
+			Doc: "Algorithm 1 under Cynthia's and the Optimus time model for time and loss goals over an instance catalogue; both plans judged by Cynthia's model (time, cost, saving)"},
+		"cynthia-plan-search": {Run: cynthiaPlanSearch, Models: []string{"cynthia"},
+			Doc: "Algorithm 1's inner-loop evaluations against its O(m·p) search space for §5.2 goals, with the paper's planning times (no wall time)"},
 	}
 }
