@@ -1,0 +1,249 @@
+package testbed
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow/go/v17/arrow/memory"
+)
+
+// Main runs `pslab testbed <run|ps|worker> [flags]`. self starts this
+// program's testbed command in a child process (the coordinator of `run`
+// starts the PS and worker processes with it).
+func Main(ctx context.Context, args []string, self Launcher, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errors.New("testbed: no subcommand")
+	}
+	switch args[0] {
+	case "run":
+		return collectMain(ctx, args[1:], self, stdout, stderr)
+	case "ps":
+		return psMain(ctx, args[1:], stdout, stderr)
+	case "worker":
+		return workerMain(ctx, args[1:], stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("testbed: unknown subcommand %q", args[0])
+}
+
+const usage = `usage:
+  pslab testbed run [-config datasets/testbed/configs.toml] [-only name,...] [-network auto|netns|loopback] [-steps-scale f] [-dry]
+        measure configurations and write datasets/testbed/<name>/*.arrow
+  pslab testbed ps -listen host:port -index i [job flags]
+        serve one parameter server until every worker is done
+  pslab testbed worker -id w -ps host:port[,host:port] -steps n [-trace] [job flags]
+        train and print the measurements as JSON
+Run 'pslab testbed <subcommand> -h' for the flags.
+`
+
+func collectMain(ctx context.Context, args []string, self Launcher, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("testbed run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	root := fs.String("root", ".", "repository root (profile_dir is relative to it)")
+	cfgPath := fs.String("config", "datasets/testbed/configs.toml", "configuration file")
+	out := fs.String("out", "datasets/testbed", "output directory (one subdirectory per configuration)")
+	only := fs.String("only", "", "comma-separated configuration names (default: all)")
+	mode := fs.String("network", "auto", "auto (namespaces if root and iproute2, else loopback), netns or loopback")
+	scale := fs.Float64("steps-scale", 1, "multiply steps, average and profile_steps by this factor (quick runs)")
+	reps := fs.Int("reps", 0, "override repetitions (0: from the file)")
+	workers := fs.String("workers", "", "override the W list, e.g. 1,3 (default: from the file)")
+	dry := fs.Bool("dry", false, "print the configurations and time estimates, run nothing")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("testbed run: unexpected arguments %v", fs.Args())
+	}
+	if !(*scale > 0 && *scale <= 1) {
+		return fmt.Errorf("testbed run: -steps-scale %v, need 0 < f ≤ 1", *scale)
+	}
+	cfgs, err := LoadConfigs(filepath.Join(*root, *cfgPath))
+	if err != nil {
+		return err
+	}
+	cfgs, err = selectConfigs(cfgs, *only)
+	if err != nil {
+		return err
+	}
+	for i := range cfgs {
+		cfgs[i] = cfgs[i].Scale(*scale)
+		if *reps > 0 {
+			cfgs[i].Repetitions = *reps
+		}
+		if *workers != "" {
+			if cfgs[i].Workers, err = parseInts(*workers); err != nil {
+				return fmt.Errorf("testbed run: -workers: %w", err)
+			}
+		}
+	}
+	if *dry {
+		return printEstimates(cfgs, *root, stdout)
+	}
+	hosts := 0
+	for _, c := range cfgs {
+		hosts = max(hosts, c.Servers+slices.Max(c.Workers))
+	}
+	net, err := openNetwork(ctx, *mode, hosts, stderr)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := net.Close(); cerr != nil {
+			fmt.Fprintln(stderr, "testbed: cleanup:", cerr)
+		}
+	}()
+	host := Host{Kernel: readTrim("/proc/sys/kernel/osrelease"), CPU: cpuModel(), Date: time.Now().UTC().Format(time.RFC3339),
+		Command: "pslab testbed run " + strings.Join(args, " ")}
+	mem := memory.NewGoAllocator()
+	begin := time.Now()
+	for _, c := range cfgs {
+		o, err := self.measure(ctx, net, *root, c, stderr)
+		if err != nil {
+			return err
+		}
+		tables, err := o.Tables(host)
+		if err != nil {
+			return err
+		}
+		dir := filepath.Join(*out, c.Name)
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(*root, dir)
+		}
+		if err := WriteDir(dir, tables, mem); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%-28s %8.1f s  %s\n", c.Name, o.Elapsed.Seconds(), dir)
+	}
+	fmt.Fprintf(stdout, "%d configurations in %.1f s on %s\n", len(cfgs), time.Since(begin).Seconds(), net.Mode())
+	return nil
+}
+
+func selectConfigs(cfgs []Config, only string) ([]Config, error) {
+	if only == "" {
+		return cfgs, nil
+	}
+	var out []Config
+	for _, name := range strings.Split(only, ",") {
+		i := slices.IndexFunc(cfgs, func(c Config) bool { return c.Name == name })
+		if i < 0 {
+			names := make([]string, len(cfgs))
+			for k, c := range cfgs {
+				names[k] = c.Name
+			}
+			return nil, fmt.Errorf("testbed run: no configuration %q (have %s)", name, strings.Join(names, ", "))
+		}
+		out = append(out, cfgs[i])
+	}
+	return out, nil
+}
+
+func parseInts(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || v < 1 {
+			return nil, fmt.Errorf("bad worker count %q", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// openNetwork picks the network: namespaces when asked or (auto) when
+// root and iproute2 are there and namespaces work; loopback otherwise.
+// Leftover namespaces are always an error, never a reason to fall back.
+func openNetwork(ctx context.Context, mode string, hosts int, stderr io.Writer) (network, error) {
+	switch mode {
+	case "loopback":
+		return &loopback{}, nil
+	case "netns", "auto":
+	default:
+		return nil, fmt.Errorf("testbed run: -network %q, want auto, netns or loopback", mode)
+	}
+	if why := netnsAvailable(); why != nil {
+		if mode == "netns" {
+			return nil, fmt.Errorf("testbed run: network namespaces unavailable: %v", why)
+		}
+		fmt.Fprintf(stderr, "testbed: network namespaces unavailable (%v): using loopback with token buckets\n", why)
+		return &loopback{}, nil
+	}
+	if left, err := Leftovers(ctx); err != nil || len(left) > 0 {
+		if err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("testbed run: network namespaces of an earlier run are left: %s; remove them with scripts/netns-clean.sh", strings.Join(left, " "))
+	}
+	n, err := newNetns(ctx, hosts)
+	if err != nil {
+		if mode == "netns" || ctx.Err() != nil {
+			return nil, err
+		}
+		fmt.Fprintf(stderr, "testbed: cannot build network namespaces (%v): using loopback with token buckets\n", err)
+		return &loopback{}, nil
+	}
+	return n, nil
+}
+
+func readTrim(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "unknown"
+	}
+	return strings.TrimSpace(string(b))
+}
+
+func cpuModel() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return "unknown"
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown"
+}
+
+// printEstimates prints, per configuration, the scaled model and a rough
+// time estimate: T1 = compute + 2·bytes/B per step, a run of W workers
+// takes steps·max(T1, W·bytes/B) (the PS NIC saturates), plus 1 s of
+// process start per run.
+func printEstimates(cfgs []Config, root string, w io.Writer) error {
+	total := 0.0
+	fmt.Fprintf(w, "%-28s %8s %10s %9s %9s %9s %9s\n", "config", "tensors", "bytes", "compute", "comm", "T1", "est")
+	for _, c := range cfgs {
+		j := c.Job(root, 1)
+		p, err := j.LoadPlan()
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.Name, err)
+		}
+		comm := float64(p.ModelBytes()) / c.Bandwidth()
+		t1 := p.StepCompute().Seconds() + 2*comm
+		est := float64(c.ProfileSteps)*t1 + 1
+		for _, n := range c.Workers {
+			est += float64(c.Repetitions) * (float64(c.Steps)*max(t1, float64(n)*comm) + 1)
+		}
+		total += est
+		fmt.Fprintf(w, "%-28s %8d %10d %8.1fms %8.1fms %8.1fms %8.0fs\n", c.Name, p.NT(), p.ModelBytes(),
+			1e3*p.StepCompute().Seconds(), 1e3*comm, 1e3*t1, est)
+	}
+	fmt.Fprintf(w, "estimated total %.0f s (%.1f min)\n", total, total/60)
+	return nil
+}

@@ -1,0 +1,205 @@
+package testbed
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Launcher says how to start a pslab child process: Argv is the command
+// that, followed by "ps" or "worker" and flags, runs `pslab testbed ps`
+// or `pslab testbed worker` (e.g. [/path/to/pslab testbed]); Env is added
+// to the environment.
+type Launcher struct {
+	Argv []string
+	Env  []string
+}
+
+// runSpec is one run: one PS process per server and Job.Workers workers.
+type runSpec struct {
+	job   Job
+	steps int
+	trace bool // worker 0 records the trace, PSs dissect the wire
+	// failWorker fails at failAt (fault injection), if failAt ≥ 0.
+	failWorker, failAt int
+	timeout            time.Duration
+}
+
+// child is one started process.
+type child struct {
+	name   string
+	cmd    *exec.Cmd
+	stdout *bytes.Buffer
+	stderr *tailBuffer
+	exited chan struct{} // closed when the process has exited
+	err    error         // of cmd.Wait, valid after exited
+}
+
+func (c *child) running() bool {
+	select {
+	case <-c.exited:
+		return false
+	default:
+		return true
+	}
+}
+
+// tailBuffer keeps the last 4 KiB written to it.
+type tailBuffer struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > 4096 {
+		t.b = append([]byte(nil), t.b[len(t.b)-4096:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.TrimSpace(string(t.b))
+}
+
+func (c *child) failure(err error) error {
+	if s := c.stderr.String(); s != "" {
+		return fmt.Errorf("%s: %v: %s", c.name, err, s)
+	}
+	return fmt.Errorf("%s: %v", c.name, err)
+}
+
+// start starts argv; its stdout goes to stdout (or a buffer if nil). When
+// it exits, its index is sent on exits and stdout is closed if it is a
+// pipe.
+func (l Launcher) start(name string, argv []string, stdout io.WriteCloser, index int, exits chan<- int) (*child, error) {
+	c := &child{name: name, stdout: &bytes.Buffer{}, stderr: &tailBuffer{}, exited: make(chan struct{})}
+	c.cmd = exec.Command(argv[0], argv[1:]...)
+	c.cmd.Env = append(c.cmd.Environ(), l.Env...)
+	c.cmd.Stderr = c.stderr
+	c.cmd.Stdout = c.stdout
+	if stdout != nil {
+		c.cmd.Stdout = stdout
+	}
+	setDeathSignal(c.cmd)
+	if err := c.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	go func() {
+		c.err = c.cmd.Wait()
+		if stdout != nil {
+			stdout.Close()
+		}
+		close(c.exited)
+		exits <- index
+	}()
+	return c, nil
+}
+
+// runOnce starts the parameter servers and workers of spec on net and
+// returns the workers' results. If any process fails, or ctx ends, or the
+// run exceeds spec.timeout, every process is killed and the error names
+// the process and the end of its stderr.
+func (l Launcher) runOnce(ctx context.Context, net network, spec runSpec) ([]*WorkerResult, error) {
+	job := spec.job
+	var children []*child
+	exits := make(chan int, job.Servers+job.Workers)
+	defer func() {
+		for _, c := range children {
+			if c.running() {
+				c.cmd.Process.Kill()
+			}
+		}
+		for _, c := range children {
+			<-c.exited
+		}
+	}()
+	timeout := time.After(spec.timeout)
+	addrs := make([]string, job.Servers)
+	for i := range job.Servers {
+		argv := append(append([]string(nil), l.Argv...), "ps", "-listen", net.Listen(i), "-index", strconv.Itoa(i))
+		argv = append(append(argv, job.Args()...), net.ChildFlags()...)
+		if spec.trace {
+			argv = append(argv, "-tap")
+		}
+		pr, pw := io.Pipe()
+		c, err := l.start(fmt.Sprintf("ps %d", i), net.Command(i, argv), pw, len(children), exits)
+		if err != nil {
+			return nil, err
+		}
+		children = append(children, c)
+		line := make(chan string, 1)
+		go func() {
+			sc := bufio.NewScanner(pr)
+			if sc.Scan() {
+				line <- sc.Text()
+			}
+			close(line)
+			io.Copy(io.Discard, pr)
+		}()
+		select {
+		case s, ok := <-line:
+			addr, found := strings.CutPrefix(s, "listening ")
+			if !ok || !found {
+				<-c.exited
+				return nil, c.failure(fmt.Errorf("did not report its address (got %q, exit %v)", s, c.err))
+			}
+			addrs[i] = addr
+		case <-time.After(30 * time.Second):
+			return nil, c.failure(fmt.Errorf("did not start listening within 30 s"))
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	workers := make([]*child, job.Workers)
+	for w := range job.Workers {
+		argv := append(append([]string(nil), l.Argv...), "worker", "-id", strconv.Itoa(w),
+			"-ps", strings.Join(addrs, ","), "-steps", strconv.Itoa(spec.steps))
+		argv = append(append(argv, job.Args()...), net.ChildFlags()...)
+		if spec.trace && w == 0 {
+			argv = append(argv, "-trace")
+		}
+		if spec.failAt >= 0 && w == spec.failWorker {
+			argv = append(argv, "-fail-at", strconv.Itoa(spec.failAt))
+		}
+		c, err := l.start(fmt.Sprintf("worker %d", w), net.Command(job.Servers+w, argv), nil, len(children), exits)
+		if err != nil {
+			return nil, err
+		}
+		children = append(children, c)
+		workers[w] = c
+	}
+	for range children {
+		select {
+		case i := <-exits:
+			if c := children[i]; c.err != nil {
+				return nil, c.failure(c.err)
+			}
+		case <-timeout:
+			return nil, fmt.Errorf("testbed: run of %d workers did not finish within %v", job.Workers, spec.timeout)
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	results := make([]*WorkerResult, job.Workers)
+	for w, c := range workers {
+		var r WorkerResult
+		if err := json.Unmarshal(c.stdout.Bytes(), &r); err != nil {
+			return nil, c.failure(fmt.Errorf("bad result: %w", err))
+		}
+		results[w] = &r
+	}
+	return results, nil
+}

@@ -1,0 +1,212 @@
+package testbed
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+)
+
+// Network modes recorded in dataset metadata ("network" key).
+const (
+	NetworkNetns    = "netns-veth-bridge-tbf"
+	NetworkLoopback = "loopback-token-bucket"
+)
+
+// NamespacePrefix starts the name of every network namespace the testbed
+// creates; scripts/netns-clean.sh removes them all.
+const NamespacePrefix = "pslab-"
+
+// psPort is the port parameter servers listen on inside namespaces.
+const psPort = 7070
+
+// network is where the coordinator runs the processes of a run. Host h is
+// PS h for h < servers, and worker h−maxServers otherwise.
+type network interface {
+	// Mode is NetworkNetns or NetworkLoopback.
+	Mode() string
+	// Command wraps argv to run on host h.
+	Command(h int, argv []string) []string
+	// Listen is the address PS i listens on.
+	Listen(h int) string
+	// ChildFlags are added to every child's flags (loopback shaping).
+	ChildFlags() []string
+	// Shape sets every NIC to rate bytes/s in each direction.
+	Shape(ctx context.Context, rate float64) error
+	// Close removes everything the network created.
+	Close() error
+}
+
+// loopback runs every host on 127.0.0.1; each process shapes its own
+// connections with a token bucket per direction (Shaper), which stands for
+// its NIC.
+type loopback struct{ rate float64 }
+
+func (l *loopback) Mode() string                          { return NetworkLoopback }
+func (l *loopback) Command(_ int, argv []string) []string { return argv }
+func (l *loopback) Listen(int) string                     { return "127.0.0.1:0" }
+func (l *loopback) ChildFlags() []string {
+	return []string{"-shape-rate", strconv.FormatFloat(l.rate, 'g', -1, 64)}
+}
+func (l *loopback) Shape(_ context.Context, rate float64) error { l.rate = rate; return nil }
+func (l *loopback) Close() error                                { return nil }
+
+// netns is one network namespace per host, each with a veth pair into a
+// switch namespace holding a Linux bridge, and tc tbf on both ends of
+// every veth (egress of the host = its uplink, egress of the switch port =
+// its downlink). Addresses are 10.77.0.(h+1)/24, inside the namespaces only.
+type netns struct {
+	sw    string
+	hosts []string
+}
+
+// run executes a command and returns its error with its output.
+func run(ctx context.Context, argv ...string) error {
+	out, err := exec.CommandContext(ctx, argv[0], argv[1:]...).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%s: %v: %s", strings.Join(argv, " "), err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// Leftovers lists network namespaces whose name starts with
+// NamespacePrefix.
+func Leftovers(ctx context.Context) ([]string, error) {
+	out, err := exec.CommandContext(ctx, "ip", "netns", "list").Output()
+	if err != nil {
+		return nil, fmt.Errorf("ip netns list: %w", err)
+	}
+	var left []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) > 0 && strings.HasPrefix(f[0], NamespacePrefix) {
+			left = append(left, f[0])
+		}
+	}
+	return left, nil
+}
+
+// netnsAvailable reports why namespaces cannot be used, or nil.
+func netnsAvailable() error {
+	if os.Geteuid() != 0 {
+		return errors.New("not root")
+	}
+	for _, tool := range []string{"ip", "tc"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			return fmt.Errorf("%s not found (apt-get install iproute2)", tool)
+		}
+	}
+	return nil
+}
+
+// newNetns builds the namespaces for hosts hosts. It refuses to start if
+// namespaces of an earlier run are left, and removes what it created if
+// any step fails.
+func newNetns(ctx context.Context, hosts int) (_ *netns, err error) {
+	left, err := Leftovers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(left) > 0 {
+		return nil, fmt.Errorf("testbed: network namespaces of an earlier run are left: %s; remove them with scripts/netns-clean.sh (or `ip netns del <name>` for each)", strings.Join(left, " "))
+	}
+	tag := NamespacePrefix + strconv.Itoa(os.Getpid())
+	n := &netns{}
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, n.Close())
+		}
+	}()
+	if err := run(ctx, "ip", "netns", "add", tag+"-sw"); err != nil {
+		return nil, err
+	}
+	n.sw = tag + "-sw"
+	steps := [][]string{
+		{"ip", "-n", n.sw, "link", "set", "lo", "up"},
+		{"ip", "-n", n.sw, "link", "add", "br0", "type", "bridge"},
+		{"ip", "-n", n.sw, "link", "set", "br0", "up"},
+	}
+	for _, s := range steps {
+		if err := run(ctx, s...); err != nil {
+			return nil, err
+		}
+	}
+	for h := range hosts {
+		ns := fmt.Sprintf("%s-h%d", tag, h)
+		if err := run(ctx, "ip", "netns", "add", ns); err != nil {
+			return nil, err
+		}
+		n.hosts = append(n.hosts, ns)
+		port := fmt.Sprintf("p%d", h)
+		for _, s := range [][]string{
+			{"ip", "-n", ns, "link", "set", "lo", "up"},
+			{"ip", "link", "add", "eth0", "netns", ns, "type", "veth", "peer", "name", port, "netns", n.sw},
+			{"ip", "-n", n.sw, "link", "set", port, "master", "br0"},
+			{"ip", "-n", n.sw, "link", "set", port, "up"},
+			{"ip", "-n", ns, "addr", "add", hostAddr(h) + "/24", "dev", "eth0"},
+			{"ip", "-n", ns, "link", "set", "eth0", "up"},
+		} {
+			if err := run(ctx, s...); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return n, nil
+}
+
+func hostAddr(h int) string { return fmt.Sprintf("10.77.0.%d", h+1) }
+
+func (n *netns) Mode() string { return NetworkNetns }
+
+func (n *netns) Command(h int, argv []string) []string {
+	return append([]string{"ip", "netns", "exec", n.hosts[h]}, argv...)
+}
+
+func (n *netns) Listen(h int) string { return fmt.Sprintf("%s:%d", hostAddr(h), psPort) }
+
+func (n *netns) ChildFlags() []string { return nil }
+
+// Shape puts tc tbf at rate on both ends of every veth. The burst is 1 ms
+// of traffic (at least two full frames) and the queue holds 20 ms.
+func (n *netns) Shape(ctx context.Context, rate float64) error {
+	bits := strconv.FormatInt(int64(rate*8), 10) + "bit"
+	burst := strconv.FormatInt(int64(max(2*1514, rate*1e-3)), 10)
+	for h, ns := range n.hosts {
+		for _, dev := range [][2]string{{ns, "eth0"}, {n.sw, fmt.Sprintf("p%d", h)}} {
+			if err := run(ctx, "tc", "-n", dev[0], "qdisc", "replace", "dev", dev[1], "root", "tbf",
+				"rate", bits, "burst", burst, "latency", "20ms"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Close kills any process left in the namespaces and deletes them (which
+// removes their veths, bridge and qdiscs). It does not use the caller's
+// context: cleanup must run after an interrupt too.
+func (n *netns) Close() error {
+	var errs []error
+	ctx := context.Background()
+	all := append([]string(nil), n.hosts...)
+	if n.sw != "" {
+		all = append(all, n.sw)
+	}
+	for _, ns := range all {
+		if out, err := exec.CommandContext(ctx, "ip", "netns", "pids", ns).Output(); err == nil {
+			for _, f := range strings.Fields(string(out)) {
+				if pid, err := strconv.Atoi(f); err == nil {
+					if p, err := os.FindProcess(pid); err == nil {
+						p.Kill()
+					}
+				}
+			}
+		}
+		if err := run(ctx, "ip", "netns", "del", ns); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,12 @@
+package testbed
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// setDeathSignal makes the child get SIGKILL if the coordinator dies, so
+// no PS or worker outlives an interrupted run.
+func setDeathSignal(c *exec.Cmd) {
+	c.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+}
