@@ -19,5 +19,7 @@ func icpe20Kinds() experiment.Registry {
 			Doc: "per-stream transmitted bytes over time under the HTTP/2 chunk rule on one link, from explicit streams or a profile's downlinks (icpe20 §3.2.2, Figs. 11, 12)"},
 		"overhead-fit": {Run: overheadFit,
 			Doc: "least-squares fit of the parsing-overhead model α·size + β to synthetic points, and the overhead share at a faster link through the simulator (icpe20 §3.2.1, §4.3, Fig. 10)"},
+		"desync-series": {Run: desyncSeries,
+			Doc: "downlink overlap and throughput per time window of W workers that start together, against the steady state (icpe20 Figs. 15, 16)"},
 	}
 }
