@@ -13,5 +13,7 @@ func cynthiaKinds() experiment.Registry {
 			Doc: "Algorithm 1 under Cynthia's and the Optimus time model for time and loss goals over an instance catalogue; both plans judged by Cynthia's model (time, cost, saving)"},
 		"cynthia-plan-search": {Run: cynthiaPlanSearch, Models: []string{"cynthia"},
 			Doc: "Algorithm 1's inner-loop evaluations against its O(m·p) search space for §5.2 goals, with the paper's planning times (no wall time)"},
+		"cynthia-measured": {Run: cynthiaMeasured, Models: []string{"cynthia"},
+			Doc: "Cynthia's predicted throughput against measured ASP/BSP throughputs (measurement schema), profiled from the 1-worker phases (phases schema); relative error per point, mean and max per sync"},
 	}
 }

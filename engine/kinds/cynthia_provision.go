@@ -81,11 +81,11 @@ func (p *cynthiaProvisionParams) cases(env *experiment.Env, in *cynthiaInputs) (
 				c := cynthiaCase{key: caseKey(g.Label, t, lg), w: w, loss: l, goal: goal}
 				switch {
 				case len(g.Loss) == 1:
-					c.category = fmt.Sprintf("%s %g min", g.Label, t)
+					c.category = fmt.Sprintf("%s\n%g min", g.Label, t)
 				case len(g.TimeMin) == 1:
-					c.category = fmt.Sprintf("%s loss %g", g.Label, lg)
+					c.category = fmt.Sprintf("%s\nloss %g", g.Label, lg)
 				default:
-					c.category = fmt.Sprintf("%s %g min, loss %g", g.Label, t, lg)
+					c.category = fmt.Sprintf("%s\n%g min, loss %g", g.Label, t, lg)
 				}
 				out = append(out, c)
 			}
