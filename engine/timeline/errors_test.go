@@ -93,7 +93,8 @@ func TestEventReaderForms(t *testing.T) {
 			if err != nil {
 				return evs, r, err
 			}
-			evs = append(evs, e)
+			c := *e // e is reused by the next call
+			evs = append(evs, &c)
 		}
 	}
 	evs, _, err := read(`[{"ph":"X","ts":1.5,"dur":2,"pid":"Spans","tid":3}]`)
@@ -103,7 +104,8 @@ func TestEventReaderForms(t *testing.T) {
 	evs, _, err = read(`[{"ph":"M"},{"ph":"X"}`) // closing bracket is optional
 	require.NoError(t, err)
 	require.Len(t, evs, 2)
-	require.Equal(t, 1, evs[1].Index)
+	require.Equal(t, []int{0, 1}, []int{evs[0].Index, evs[1].Index})
+	require.Equal(t, []string{"M", "X"}, []string{evs[0].Ph, evs[1].Ph})
 	_, _, err = read(`[{"ph":"M"}] x`)
 	require.ErrorContains(t, err, "data after the end of the event array")
 	evs, r, err := read(`{"a":[1],"traceEvents":[],"distributedInfo":{"rank":3}}`)

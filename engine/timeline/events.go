@@ -1,7 +1,6 @@
 package timeline
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +9,8 @@ import (
 
 // Event is one Chrome trace event as read by EventReader. Times are in
 // nanoseconds, converted exactly from the file's decimal microseconds.
+// An Event and the bytes it points to are valid until the next call of
+// EventReader.Next.
 type Event struct {
 	Ph   string // phase: "X" complete, "M" metadata, "s"/"t" flow, "i" instant...
 	Cat  string // category, e.g. "Op", "kernel", "cpu_op"; may be empty
@@ -21,45 +22,74 @@ type Event struct {
 	// HasDur say whether the event had them.
 	Ts, Dur       int64
 	HasTs, HasDur bool
-	// Args holds the raw JSON of each argument.
-	Args map[string]json.RawMessage
+	// Args are the members of the event's "args" object, in file order.
+	Args []Arg
 	// Index is the event's position in traceEvents (0-based) and Offset
 	// the byte offset in the input where it starts.
 	Index  int
 	Offset int64
 }
 
-// rawEvent is the JSON form of an event.
-type rawEvent struct {
-	Ph   string                     `json:"ph"`
-	Cat  string                     `json:"cat"`
-	Name string                     `json:"name"`
-	Pid  json.RawMessage            `json:"pid"`
-	Tid  json.RawMessage            `json:"tid"`
-	Ts   json.Number                `json:"ts"`
-	Dur  json.Number                `json:"dur"`
-	Args map[string]json.RawMessage `json:"args"`
+// Arg is one member of an event's args: its key and raw JSON value.
+type Arg struct {
+	Key   []byte // unescaped key
+	Value []byte // raw JSON value
+}
+
+// Arg returns the raw JSON value of args[key] and whether it exists.
+func (e *Event) Arg(key string) ([]byte, bool) {
+	for i := range e.Args {
+		if string(e.Args[i].Key) == key {
+			return e.Args[i].Value, true
+		}
+	}
+	return nil, false
+}
+
+// ArgString returns args[key] as a string; ok is false if it is absent,
+// and err is set if it is not a JSON string.
+func (e *Event) ArgString(key string) (s string, ok bool, err error) {
+	raw, ok := e.Arg(key)
+	if !ok {
+		return "", false, nil
+	}
+	s, err = unquote(raw)
+	if err != nil {
+		return "", true, fmt.Errorf("args.%s is not a string", key)
+	}
+	return s, true, nil
 }
 
 // EventReader streams the events of a Chrome trace (a JSON object with a
 // "traceEvents" array, or a bare array of events) one at a time: memory
-// is bounded by the largest single event, never by the file. Top-level
-// keys other than traceEvents (otherData, distributedInfo...) are kept as
-// raw JSON and available from Top once read.
+// is bounded by the largest single event, never by the file. Each event
+// is checked against the JSON grammar by a one-pass validator and its
+// fields are picked from its bytes without building a map. Top-level keys
+// other than traceEvents (otherData, distributedInfo...) are kept as raw
+// JSON.
 type EventReader struct {
-	name  string
-	dec   *json.Decoder
-	state int // 0 start, 1 in events, 2 after events (object), 3 done
-	bare  bool
-	index int
-	top   map[string]json.RawMessage
+	name   string
+	src    io.Reader
+	buf    []byte // buf[pos:] is unread input
+	pos    int
+	base   int64 // input offset of buf[0]
+	eof    bool
+	rerr   error
+	state  int // 0 start, 1 in events, 2 after events (object), 3 done
+	bare   bool
+	first  bool // no event read yet in the array
+	index  int
+	top    map[string]json.RawMessage
+	ev     Event
+	args   []Arg
+	intern map[string]string
 }
 
 // NewEventReader returns a reader of the trace in r; name is used in
 // errors.
 func NewEventReader(r io.Reader, name string) *EventReader {
-	dec := json.NewDecoder(bufio.NewReaderSize(r, 1<<16))
-	return &EventReader{name: name, dec: dec, top: map[string]json.RawMessage{}}
+	return &EventReader{name: name, src: r, buf: make([]byte, 0, 1<<16),
+		top: map[string]json.RawMessage{}, intern: map[string]string{}}
 }
 
 // Top returns the raw JSON of a top-level key, or nil if it has not been
@@ -69,17 +99,114 @@ func (r *EventReader) Top(key string) json.RawMessage { return r.top[key] }
 // Events returns the number of events read so far.
 func (r *EventReader) Events() int { return r.index }
 
-// Offset returns the number of input bytes consumed so far.
-func (r *EventReader) Offset() int64 { return r.dec.InputOffset() }
+// offset returns the input offset of buf[i].
+func (r *EventReader) offset(i int) int64 { return r.base + int64(i) }
 
-// errorf formats an error at the current position.
-func (r *EventReader) errorf(format string, args ...any) error {
-	return fmt.Errorf("%s: byte %d: %s", r.name, r.dec.InputOffset(), fmt.Sprintf(format, args...))
+// posError is an error at an input offset.
+type posError struct {
+	name string
+	off  int64
+	msg  string
+}
+
+func (e *posError) Error() string { return fmt.Sprintf("%s: byte %d: %s", e.name, e.off, e.msg) }
+
+// errorf formats an error at input offset off.
+func (r *EventReader) errorf(off int64, format string, args ...any) error {
+	return &posError{name: r.name, off: off, msg: fmt.Sprintf(format, args...)}
+}
+
+// fill reads more input, keeping buf[pos:]; it returns false at the end
+// of the input.
+func (r *EventReader) fill() bool {
+	if r.eof {
+		return false
+	}
+	if r.pos > 0 {
+		n := copy(r.buf, r.buf[r.pos:])
+		r.base += int64(r.pos)
+		r.buf, r.pos = r.buf[:n], 0
+	}
+	if len(r.buf) == cap(r.buf) {
+		r.buf = append(r.buf, make([]byte, len(r.buf))...)[:len(r.buf)]
+	}
+	for {
+		n, err := r.src.Read(r.buf[len(r.buf):cap(r.buf)])
+		r.buf = r.buf[:len(r.buf)+n]
+		if err != nil {
+			r.eof = true
+			if !errors.Is(err, io.EOF) {
+				r.rerr = err
+			}
+			return n > 0
+		}
+		if n > 0 {
+			return true
+		}
+	}
+}
+
+// peek skips white space and returns the next byte; ok is false at the
+// end of the input.
+func (r *EventReader) peek() (byte, bool) {
+	for {
+		r.pos = skipSpace(r.buf, r.pos)
+		if r.pos < len(r.buf) {
+			return r.buf[r.pos], true
+		}
+		if !r.fill() {
+			return 0, false
+		}
+	}
+}
+
+// value scans the JSON value at the read position and returns its bytes
+// (valid until the next read) and input offset.
+func (r *EventReader) value() ([]byte, int64, error) {
+	if _, ok := r.peek(); !ok {
+		return nil, r.offset(r.pos), r.truncated()
+	}
+	for {
+		end, err := scanValue(r.buf, r.pos, 0)
+		if err == nil {
+			v, off := r.buf[r.pos:end], r.offset(r.pos)
+			r.pos = end
+			return v, off, nil
+		}
+		var se *syntaxError
+		if errors.As(err, &se) {
+			return nil, r.offset(r.pos), r.errorf(r.offset(se.at), "%s", se.msg)
+		}
+		if !r.fill() {
+			return nil, r.offset(r.pos), r.truncated()
+		}
+	}
+}
+
+func (r *EventReader) truncated() error {
+	if r.rerr != nil {
+		return fmt.Errorf("%s: byte %d: %w", r.name, r.offset(len(r.buf)), r.rerr)
+	}
+	return r.errorf(r.offset(len(r.buf)), "unexpected end of input (truncated file?)")
+}
+
+// expect consumes the byte c after white space.
+func (r *EventReader) expect(c byte, what string) error {
+	got, ok := r.peek()
+	if !ok {
+		return r.truncated()
+	}
+	if got != c {
+		return r.errorf(r.offset(r.pos), "invalid character %q, want %s", got, what)
+	}
+	r.pos++
+	return nil
 }
 
 // Next returns the next event, or io.EOF after the last one (and after the
 // rest of the top-level object has been read and checked). Errors name the
-// file, the event index and the byte offset.
+// file, the event index and the byte offset. The event is overwritten by
+// the next call.
 func (r *EventReader) Next() (*Event, error) {
 	if err := r.advance(); err != nil {
 		return nil, err
@@ -87,126 +214,227 @@ func (r *EventReader) Next() (*Event, error) {
 	if r.state != 1 {
 		return nil, io.EOF
 	}
-	off := r.dec.InputOffset()
-	var raw rawEvent
-	if err := r.dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("%s: event %d at byte %d: %v", r.name, r.index, off, jsonError(err))
+	raw, off, err := r.value()
+	if err != nil {
+		var pe *posError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%s: event %d at byte %d: %s (at byte %d)", r.name, r.index, off, pe.msg, pe.off)
+		}
+		return nil, err
 	}
-	ev := &Event{Ph: raw.Ph, Cat: raw.Cat, Name: raw.Name, Pid: string(raw.Pid), Tid: string(raw.Tid),
-		Args: raw.Args, Index: r.index, Offset: off}
+	r.ev = Event{Index: r.index, Offset: off, Args: r.args[:0]}
 	r.index++
-	var err error
-	if raw.Ts != "" {
-		if ev.Ts, err = MicrosToNanos(string(raw.Ts)); err != nil {
-			return nil, fmt.Errorf("%s: event %d at byte %d: ts: %v", r.name, ev.Index, off, err)
-		}
-		ev.HasTs = true
+	if err := r.fields(raw, &r.ev); err != nil {
+		return nil, fmt.Errorf("%s: event %d at byte %d: %v", r.name, r.ev.Index, off, err)
 	}
-	if raw.Dur != "" {
-		if ev.Dur, err = MicrosToNanos(string(raw.Dur)); err != nil {
-			return nil, fmt.Errorf("%s: event %d at byte %d: dur: %v", r.name, ev.Index, off, err)
-		}
-		ev.HasDur = true
-	}
-	return ev, nil
+	r.args = r.ev.Args
+	return &r.ev, nil
 }
 
-// advance moves the decoder to the next event, or to the end.
+// advance moves to the next event of the array, or to the end.
 func (r *EventReader) advance() error {
 	for {
 		switch r.state {
 		case 0:
-			tok, err := r.dec.Token()
-			if err != nil {
-				return r.errorf("not a Chrome trace: %v", jsonError(err))
-			}
-			switch tok {
-			case json.Delim('['):
-				r.bare, r.state = true, 1
-			case json.Delim('{'):
+			c, ok := r.peek()
+			switch {
+			case !ok:
+				return r.errorf(0, "not a Chrome trace: unexpected end of input (empty file?)")
+			case c == '[':
+				r.pos++
+				r.bare, r.state, r.first = true, 1, true
+			case c == '{':
+				r.pos++
 				if err := r.readKeys(true); err != nil {
 					return err
 				}
 			default:
-				return r.errorf("not a Chrome trace: want an object or an array, got %v", tok)
+				return r.errorf(r.offset(r.pos), "not a Chrome trace: want an object or an array, got %q", c)
 			}
 		case 1:
-			if r.dec.More() {
+			c, ok := r.peek()
+			if !ok {
+				if r.bare && r.rerr == nil {
+					// The array form may omit its closing bracket (Trace
+					// Event Format).
+					r.state = 3
+					continue
+				}
+				return r.truncated()
+			}
+			switch {
+			case c == ']':
+				r.pos++
+				if r.bare {
+					if _, more := r.peek(); more {
+						return r.errorf(r.offset(r.pos), "data after the end of the event array")
+					}
+					r.state = 3
+					continue
+				}
+				r.state = 2
+				if err := r.readKeys(false); err != nil {
+					return err
+				}
+			case r.first:
+				r.first = false
 				return nil
-			}
-			_, err := r.dec.Token() // ']'
-			if r.bare {
-				// The array form may omit its closing bracket (Trace Event
-				// Format); anything else after the array is an error.
-				if err == nil {
-					_, err = r.dec.Token()
+			case c == ',':
+				r.pos++
+				if c, ok := r.peek(); ok && c == ']' {
+					return r.errorf(r.offset(r.pos), "trailing comma in traceEvents")
 				}
-				if !errors.Is(err, io.EOF) {
-					return r.errorf("data after the end of the event array")
-				}
-				r.state = 3
-				continue
+				return nil
+			default:
+				return r.errorf(r.offset(r.pos), "invalid character %q after event %d (want ',' or ']')", c, r.index-1)
 			}
-			if err != nil {
-				return r.errorf("%v", jsonError(err))
-			}
-			r.state = 2
-		case 2:
-			if err := r.readKeys(false); err != nil {
-				return err
-			}
-		case 3:
+		case 2, 3:
 			return nil
 		}
 	}
 }
 
-// readKeys reads top-level keys until traceEvents (if want) or the end of
-// the object.
+// readKeys reads top-level members until traceEvents (if want) or the end
+// of the object; after the object only white space may follow.
 func (r *EventReader) readKeys(want bool) error {
-	for r.dec.More() {
-		tok, err := r.dec.Token()
-		if err != nil {
-			return r.errorf("%v", jsonError(err))
-		}
-		key, ok := tok.(string)
+	firstKey := want
+	for {
+		c, ok := r.peek()
 		if !ok {
-			return r.errorf("want an object key, got %v", tok)
+			return r.truncated()
+		}
+		if c == '}' {
+			r.pos++
+			if want {
+				return r.errorf(r.offset(r.pos), "no traceEvents array")
+			}
+			if _, more := r.peek(); more {
+				return r.errorf(r.offset(r.pos), "data after the end of the trace")
+			}
+			if r.rerr != nil {
+				return r.truncated()
+			}
+			r.state = 3
+			return nil
+		}
+		if !firstKey {
+			if err := r.expect(',', "',' or '}' between top-level keys"); err != nil {
+				return err
+			}
+		}
+		firstKey = false
+		rawKey, off, err := r.value()
+		if err != nil {
+			return err
+		}
+		if len(rawKey) == 0 || rawKey[0] != '"' {
+			return r.errorf(off, "want a top-level key, got %.20q", rawKey)
+		}
+		key, err := unquote(rawKey)
+		if err != nil {
+			return r.errorf(off, "bad key: %v", err)
+		}
+		if err := r.expect(':', "':' after a top-level key"); err != nil {
+			return err
 		}
 		if key == "traceEvents" {
 			if !want {
-				return r.errorf("second traceEvents array")
+				return r.errorf(off, "second traceEvents array")
 			}
-			t, err := r.dec.Token()
-			if err != nil || t != json.Delim('[') {
-				return r.errorf("traceEvents is not an array")
+			if err := r.expect('[', "traceEvents to be an array"); err != nil {
+				return fmt.Errorf("traceEvents is not an array: %w", err)
 			}
-			r.state = 1
+			r.state, r.first = 1, true
 			return nil
 		}
-		var v json.RawMessage
-		if err := r.dec.Decode(&v); err != nil {
-			return r.errorf("top-level key %q: %v", key, jsonError(err))
+		v, _, err := r.value()
+		if err != nil {
+			return fmt.Errorf("top-level key %q: %w", key, err)
 		}
-		r.top[key] = v
+		r.top[key] = append(json.RawMessage(nil), v...)
 	}
-	if _, err := r.dec.Token(); err != nil { // '}'
-		return r.errorf("%v", jsonError(err))
-	}
-	if want {
-		return r.errorf("no traceEvents array")
-	}
-	if _, err := r.dec.Token(); !errors.Is(err, io.EOF) {
-		return r.errorf("data after the end of the trace")
-	}
-	r.state = 3
-	return nil
 }
 
-// jsonError shortens encoding/json errors; an unexpected EOF is named.
-func jsonError(err error) error {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return errors.New("unexpected end of input (truncated file?)")
+// fields fills e from the raw JSON of one event (already validated by the
+// decoder).
+func (r *EventReader) fields(b []byte, e *Event) error {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return errors.New("event is not a JSON object")
 	}
-	return err
+	return members(b, i, func(key, val []byte) error {
+		var err error
+		switch string(key) {
+		case "ph":
+			e.Ph, err = r.str(val, "ph")
+		case "cat":
+			e.Cat, err = r.str(val, "cat")
+		case "name":
+			if e.Name, err = unquote(val); err != nil {
+				err = errors.New("name is not a string")
+			}
+		case "pid":
+			e.Pid = r.internBytes(val)
+		case "tid":
+			e.Tid = r.internBytes(val)
+		case "ts":
+			e.Ts, err = micros(val)
+			e.HasTs = true
+			if err != nil {
+				err = fmt.Errorf("ts: %v", err)
+			}
+		case "dur":
+			e.Dur, err = micros(val)
+			e.HasDur = true
+			if err != nil {
+				err = fmt.Errorf("dur: %v", err)
+			}
+		case "args":
+			if len(val) == 0 || val[0] != '{' {
+				return errors.New("args is not an object")
+			}
+			return members(val, 0, func(k, v []byte) error {
+				e.Args = append(e.Args, Arg{Key: k, Value: v})
+				return nil
+			})
+		}
+		return err
+	})
 }
+
+// str returns a short string field, interned.
+func (r *EventReader) str(val []byte, field string) (string, error) {
+	if len(val) < 2 || val[0] != '"' {
+		return "", fmt.Errorf("%s is not a string", field)
+	}
+	if !hasEscape(val) {
+		return r.internBytes(val[1 : len(val)-1]), nil
+	}
+	return unquote(val)
+}
+
+// internBytes returns a string equal to b, shared between events (pids,
+// tids, phases and categories repeat).
+func (r *EventReader) internBytes(b []byte) string {
+	if s, ok := r.intern[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(r.intern) < 1<<16 {
+		r.intern[s] = s
+	}
+	return s
+}
+
+// micros converts a JSON number, or a string holding one, of microseconds.
+func micros(val []byte) (int64, error) {
+	if len(val) > 0 && val[0] == '"' {
+		s, err := unquote(val)
+		if err != nil {
+			return 0, err
+		}
+		return MicrosToNanos(s)
+	}
+	return microsToNanos(val)
+}
+

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 )
 
 // maxMicros bounds the magnitude of a time in microseconds so that its
@@ -16,43 +15,64 @@ const maxMicros = math.MaxInt64 / 1000
 // three decimals and rounded half away from zero beyond; numbers with an
 // exponent go through float64. It returns an error for text that is not a
 // number or a value beyond ±292 years.
-func MicrosToNanos(s string) (int64, error) {
-	if strings.ContainsAny(s, "eE") {
-		x, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsNaN(x) || math.Abs(x) >= maxMicros {
-			return 0, fmt.Errorf("%q is not a time in microseconds within ±292 years", s)
+func MicrosToNanos(s string) (int64, error) { return microsToNanos(s) }
+
+func microsToNanos[T string | []byte](s T) (int64, error) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == 'e' || s[i] == 'E' {
+			x, err := strconv.ParseFloat(string(s), 64)
+			if err != nil || math.IsNaN(x) || math.Abs(x) >= maxMicros {
+				return 0, fmt.Errorf("%q is not a time in microseconds within ±292 years", s)
+			}
+			return int64(math.Round(x * 1000)), nil
 		}
-		return int64(math.Round(x * 1000)), nil
 	}
-	neg := strings.HasPrefix(s, "-")
-	body := strings.TrimPrefix(s, "-")
-	ip, fp, hasDot := strings.Cut(body, ".")
-	if ip == "" || (hasDot && fp == "") || !digits(ip) || !digits(fp) {
+	i, neg := 0, len(s) > 0 && s[0] == '-'
+	if neg {
+		i++
+	}
+	var whole int64
+	n := 0
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		whole = whole*10 + int64(s[i]-'0')
+		if n++; whole >= maxMicros {
+			return 0, fmt.Errorf("%q microseconds is beyond ±292 years", s)
+		}
+	}
+	if n == 0 {
 		return 0, fmt.Errorf("%q is not a number of microseconds", s)
 	}
-	whole, err := strconv.ParseInt(ip, 10, 64)
-	if err != nil || whole >= maxMicros {
-		return 0, fmt.Errorf("%q microseconds is beyond ±292 years", s)
-	}
-	ns := whole * 1000
 	var frac int64
-	for i := 0; i < 3; i++ {
-		frac *= 10
-		if i < len(fp) {
-			frac += int64(fp[i] - '0')
+	if i < len(s) && s[i] == '.' {
+		i++
+		k := 0
+		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			switch {
+			case k < 3:
+				frac = frac*10 + int64(s[i]-'0')
+			case k == 3 && s[i] >= '5':
+				frac++ // round half away from zero on the fourth decimal
+			}
+			k++
+		}
+		if k == 0 {
+			return 0, fmt.Errorf("%q is not a number of microseconds", s)
+		}
+		for ; k < 3; k++ {
+			frac *= 10
 		}
 	}
-	if len(fp) > 3 && fp[3] >= '5' {
-		frac++ // round half away from zero on the fourth decimal
+	if i != len(s) {
+		return 0, fmt.Errorf("%q is not a number of microseconds", s)
 	}
-	ns += frac
+	ns := whole*1000 + frac
 	if neg {
 		ns = -ns
 	}
 	return ns, nil
 }
 
-func digits(s string) bool {
+func digits[T string | []byte](s T) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
 			return false

@@ -10,10 +10,12 @@ import (
 
 // finish turns the buffered ops into a step and resets the buffer.
 func (s *StepReader) finish() (trace.Step, error) {
-	ops := s.cur
-	s.cur = s.cur[:0:0]
-	byName := s.byName
-	s.byName = map[string]int{}
+	ops, byName := s.cur, s.byName
+	defer func() { // reuse the buffers for the next step
+		clear(ops)
+		s.cur = ops[:0]
+		clear(byName)
+	}()
 	deps := make([][]int, len(ops))
 	for i := range ops {
 		deps[i] = s.resolve(ops, byName, i)

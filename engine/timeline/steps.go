@@ -143,8 +143,8 @@ func (s *StepReader) event(e *Event) error {
 	if e.Ph == "M" {
 		s.counts.Skipped++
 		if e.Name == "process_name" {
-			var name string
-			if err := json.Unmarshal(e.Args["name"], &name); err != nil {
+			name, ok, err := e.ArgString("name")
+			if !ok || err != nil {
 				return fmt.Errorf("process_name without a string args.name")
 			}
 			l := classifyLane(name)
@@ -161,7 +161,7 @@ func (s *StepReader) event(e *Event) error {
 	}
 	l, known := s.lanes[e.Pid]
 	if !known {
-		if _, isOp := e.Args["op"]; isOp {
+		if _, isOp := e.Arg("op"); isOp {
 			return fmt.Errorf("op on pid %s before the process_name event of that pid (metadata must come first)", e.Pid)
 		}
 		s.counts.Skipped++
@@ -194,15 +194,11 @@ func (s *StepReader) event(e *Event) error {
 func (s *StepReader) parseOp(e *Event, l lane) (pendingOp, error) {
 	var op pendingOp
 	str := func(key string) (string, error) {
-		raw, ok := e.Args[key]
+		v, ok, err := e.ArgString(key)
 		if !ok {
 			return "", fmt.Errorf("missing args.%s", key)
 		}
-		var v string
-		if err := json.Unmarshal(raw, &v); err != nil {
-			return "", fmt.Errorf("args.%s is not a string", key)
-		}
-		return v, nil
+		return v, err
 	}
 	var err error
 	if op.name, err = str("name"); err != nil {
@@ -211,7 +207,7 @@ func (s *StepReader) parseOp(e *Event, l lane) (pendingOp, error) {
 	if op.name == "" {
 		return op, fmt.Errorf("empty args.name")
 	}
-	typ, err := str("op")
+	typ, err := opType(e)
 	if err != nil {
 		return op, fmt.Errorf("op %q: %w", op.name, err)
 	}
@@ -222,7 +218,7 @@ func (s *StepReader) parseOp(e *Event, l lane) (pendingOp, error) {
 		return op, fmt.Errorf("op %q: negative dur %d ns", op.name, e.Dur)
 	}
 	op.start, op.dur, op.index = e.Ts, e.Dur, e.Index
-	if op.inputs, err = inputs(e.Args); err != nil {
+	if op.inputs, err = inputs(e); err != nil {
 		return op, fmt.Errorf("op %q: %w", op.name, err)
 	}
 	switch {
@@ -241,7 +237,8 @@ func (s *StepReader) parseOp(e *Event, l lane) (pendingOp, error) {
 		op.kind, op.ps = trace.PS, l.task
 	}
 	if op.recv {
-		if op.bytes, err = byteCount(e.Args["bytes"]); err != nil {
+		raw, _ := e.Arg("bytes")
+		if op.bytes, err = byteCount(raw); err != nil {
 			return op, fmt.Errorf("transfer %q: args.bytes: %w", op.name, err)
 		}
 	}
@@ -251,10 +248,9 @@ func (s *StepReader) parseOp(e *Event, l lane) (pendingOp, error) {
 // sender returns the PS task a downlink comes from: args.send_device, or
 // the only PS of the timeline.
 func (s *StepReader) sender(e *Event) (int, error) {
-	if raw, ok := e.Args["send_device"]; ok {
-		var dev string
-		if err := json.Unmarshal(raw, &dev); err != nil {
-			return 0, fmt.Errorf("args.send_device is not a string")
+	if dev, ok, err := e.ArgString("send_device"); ok {
+		if err != nil {
+			return 0, err
 		}
 		return psTask(dev)
 	}
@@ -267,26 +263,28 @@ func (s *StepReader) sender(e *Event) (int, error) {
 }
 
 // inputs returns args.input0, input1, ... in numeric order.
-func inputs(args map[string]json.RawMessage) ([]string, error) {
+func inputs(e *Event) ([]string, error) {
 	type in struct {
 		n    int
 		name string
 	}
 	var ins []in
-	for k, raw := range args {
-		num, ok := strings.CutPrefix(k, "input")
-		if !ok || num == "" || !digits(num) {
+	for _, a := range e.Args {
+		if len(a.Key) <= len("input") || string(a.Key[:len("input")]) != "input" || !digits(a.Key[len("input"):]) {
 			continue
 		}
-		n, err := strconv.Atoi(num)
+		n, err := strconv.Atoi(string(a.Key[len("input"):]))
 		if err != nil {
-			return nil, fmt.Errorf("args.%s: bad input number", k)
+			return nil, fmt.Errorf("args.%s: bad input number", a.Key)
 		}
-		var v string
-		if err := json.Unmarshal(raw, &v); err != nil {
-			return nil, fmt.Errorf("args.%s is not a string", k)
+		v, err := unquote(a.Value)
+		if err != nil {
+			return nil, fmt.Errorf("args.%s is not a string", a.Key)
 		}
 		ins = append(ins, in{n, v})
+	}
+	if len(ins) == 0 {
+		return nil, nil
 	}
 	sort.Slice(ins, func(i, j int) bool { return ins[i].n < ins[j].n })
 	out := make([]string, len(ins))
@@ -298,13 +296,13 @@ func inputs(args map[string]json.RawMessage) ([]string, error) {
 
 // byteCount parses a positive whole number of bytes given as a JSON number
 // or a string holding one.
-func byteCount(raw json.RawMessage) (int64, error) {
+func byteCount(raw []byte) (int64, error) {
 	if raw == nil {
 		return 0, fmt.Errorf("missing (transfers need their size in bytes)")
 	}
-	txt := strings.TrimSpace(string(raw))
+	txt, err := string(raw), error(nil)
 	if strings.HasPrefix(txt, `"`) {
-		if err := json.Unmarshal(raw, &txt); err != nil {
+		if txt, err = unquote(raw); err != nil {
 			return 0, fmt.Errorf("bad string %s", raw)
 		}
 	}
@@ -313,4 +311,23 @@ func byteCount(raw json.RawMessage) (int64, error) {
 		return 0, fmt.Errorf("%s is not a whole number of bytes > 0", raw)
 	}
 	return n, nil
+}
+
+// opType returns args.op, without allocating for the types the importer
+// knows.
+func opType(e *Event) (string, error) {
+	raw, ok := e.Arg("op")
+	if !ok {
+		return "", fmt.Errorf("missing args.op")
+	}
+	for _, t := range [...]string{"_Recv", "_HostRecv", "_Send", "_HostSend", "RecvTensor"} {
+		if len(raw) == len(t)+2 && string(raw[1:len(raw)-1]) == t && raw[0] == '"' {
+			return t, nil
+		}
+	}
+	typ, err := unquote(raw)
+	if err != nil {
+		return "", fmt.Errorf("args.op is not a string")
+	}
+	return typ, nil
 }
