@@ -437,4 +437,3 @@ func micros(val []byte) (int64, error) {
 	}
 	return microsToNanos(val)
 }
-
