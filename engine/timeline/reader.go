@@ -301,4 +301,3 @@ func (r *EventReader) readKeys(want bool) error {
 		r.top[key] = append(json.RawMessage(nil), v...)
 	}
 }
-
