@@ -21,5 +21,7 @@ func icpe20Kinds() experiment.Registry {
 			Doc: "least-squares fit of the parsing-overhead model α·size + β to synthetic points, and the overhead share at a faster link through the simulator (icpe20 §3.2.1, §4.3, Fig. 10)"},
 		"desync-series": {Run: desyncSeries,
 			Doc: "downlink overlap and throughput per time window of W workers that start together, against the steady state (icpe20 Figs. 15, 16)"},
+		"downlink-end-error": {Run: downlinkEndError,
+			Doc: "error of the HTTP/2 multiplexing model's downlink end-time predictions against a 1-worker trace (icpe20 Table 1)"},
 	}
 }
