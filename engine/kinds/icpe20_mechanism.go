@@ -16,6 +16,26 @@ import (
 // show one model mechanism each on a small, documented input rather than
 // predict a measured throughput. This file holds the shared profiling-trace
 // parameters and the Fig. 5/8 comparison of link mechanisms.
+//
+// Decisions shared by these kinds (CATALOGUE §A.1, §B.1):
+//   - Figure numbers follow [000] (I-1): Fig. 9 is the 1/n sharing
+//     timeline, Fig. 10 the overhead fit.
+//   - Fig. 5 has no experiment of its own: its model (zoo.Toy, assumed
+//     sizes and times) is the input of fig8, which compares Fig. 8(c) and
+//     8(d) on it, and of fig7.
+//   - MB in parameters is 10⁶ bytes; WIN = 28 MB (§3.2.2) is 28·10⁶ bytes
+//     (the paper does not say MB or MiB).
+//   - Fig. 7's "rate 1/2 while both are active" is measured, not assumed:
+//     each simulated link chunk's bytes/B is regressed on the time it spent
+//     at each number of active workers (shareRates).
+//   - Table 1's relative error is |predicted − recorded| / recorded, with
+//     end times measured from the step start (the downlinks' request
+//     time); the statistics are over all downlink streams of all steps,
+//     quantiles empirical (no interpolation).
+//   - Figs. 15/16 (AlexNet, batch 8, private CPU cluster on 1 Gbit/s) use
+//     the PipeDream GPU profile slowed by an assumed device speed of 1/600
+//     (≈ 1.6 s of compute per step) and an assumed 20% compute jitter: the
+//     paper prints neither its compute times nor its step-time variation.
 
 // mechTraceParams are the [params] keys that build the 1-worker profiling
 // trace with zoo.Synthesize: the DNN is the spec's input "profile" (a
