@@ -30,3 +30,13 @@ lint:
 
 update-golden:
 	$(GO) test ./engine/kinds -run TestExperiments -update
+
+# Real parameter-server training over gRPC on real TCP (engine/testbed):
+# `make testbed` measures every configuration of datasets/testbed/configs.toml
+# into datasets/testbed/<name>/ (about 35 min); `make testbed ONLY=<name>`
+# measures one. As root with iproute2 it builds network namespaces shaped by
+# tc tbf (removed on exit; leftovers: scripts/netns-clean.sh); otherwise it
+# falls back to loopback with token buckets.
+.PHONY: testbed
+testbed:
+	$(PSLAB) testbed run $(if $(ONLY),-only $(ONLY))

@@ -62,6 +62,7 @@ func collectMain(ctx context.Context, args []string, self Launcher, stdout, stde
 	reps := fs.Int("reps", 0, "override repetitions (0: from the file)")
 	workers := fs.String("workers", "", "override the W list, e.g. 1,3 (default: from the file)")
 	dry := fs.Bool("dry", false, "print the configurations and time estimates, run nothing")
+	nice := fs.Int("nice", defaultNice(), "scheduling priority of the PS and worker processes (negative needs root)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -71,7 +72,11 @@ func collectMain(ctx context.Context, args []string, self Launcher, stdout, stde
 	if !(*scale > 0 && *scale <= 1) {
 		return fmt.Errorf("testbed run: -steps-scale %v, need 0 < f ≤ 1", *scale)
 	}
-	cfgs, err := LoadConfigs(filepath.Join(*root, *cfgPath))
+	path := *cfgPath
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(*root, path)
+	}
+	cfgs, err := LoadConfigs(path)
 	if err != nil {
 		return err
 	}
@@ -110,6 +115,7 @@ func collectMain(ctx context.Context, args []string, self Launcher, stdout, stde
 		Command: "pslab testbed run " + strings.Join(args, " ")}
 	mem := memory.NewGoAllocator()
 	begin := time.Now()
+	self.Nice = *nice
 	for _, c := range cfgs {
 		o, err := self.measure(ctx, net, *root, c, stderr)
 		if err != nil {
@@ -198,6 +204,14 @@ func openNetwork(ctx context.Context, mode string, hosts int, stderr io.Writer) 
 	return n, nil
 }
 
+// defaultNice is −10 for root, 0 otherwise.
+func defaultNice() int {
+	if os.Geteuid() == 0 {
+		return -10
+	}
+	return 0
+}
+
 func readTrim(path string) string {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -238,7 +252,11 @@ func printEstimates(cfgs []Config, root string, w io.Writer) error {
 		t1 := p.StepCompute().Seconds() + 2*comm
 		est := float64(c.ProfileSteps)*t1 + 1
 		for _, n := range c.Workers {
-			est += float64(c.Repetitions) * (float64(c.Steps)*max(t1, float64(n)*comm) + 1)
+			step := max(t1, float64(n)*comm) // ASP: the PS NIC saturates
+			if c.Sync == BSP {
+				step = p.StepCompute().Seconds() + 2*float64(n)*comm // all download, compute, all upload
+			}
+			est += float64(c.Repetitions) * (float64(c.Steps)*step + 1)
 		}
 		total += est
 		fmt.Fprintf(w, "%-28s %8d %10d %8.1fms %8.1fms %8.1fms %8.0fs\n", c.Name, p.NT(), p.ModelBytes(),

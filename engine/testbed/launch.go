@@ -21,6 +21,12 @@ import (
 type Launcher struct {
 	Argv []string
 	Env  []string
+	// Nice, if not 0, is the scheduling priority given to every child
+	// (setpriority(2); negative values need root). The coordinator of
+	// `pslab testbed run` uses −10 as root so that the emulated compute
+	// (sleeps) and the transfers of the testbed's lightly loaded
+	// processes are not delayed by other work on a shared machine.
+	Nice int
 }
 
 // runSpec is one run: one PS process per server and Job.Workers workers.
@@ -96,6 +102,9 @@ func (l Launcher) start(name string, argv []string, stdout io.WriteCloser, index
 	setDeathSignal(c.cmd)
 	if err := c.cmd.Start(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if l.Nice != 0 {
+		setNice(c.cmd.Process.Pid, l.Nice) // best effort; recorded in metadata
 	}
 	go func() {
 		c.err = c.cmd.Wait()

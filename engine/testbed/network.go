@@ -20,6 +20,10 @@ const (
 // creates; scripts/netns-clean.sh removes them all.
 const NamespacePrefix = "pslab-"
 
+// tbfLatency bounds the queueing delay of each tbf qdisc (tc's latency
+// parameter, which sets the queue size to rate·latency + burst).
+const tbfLatency = "5ms"
+
 // psPort is the port parameter servers listen on inside namespaces.
 const psPort = 7070
 
@@ -168,15 +172,17 @@ func (n *netns) Listen(h int) string { return fmt.Sprintf("%s:%d", hostAddr(h), 
 
 func (n *netns) ChildFlags() []string { return nil }
 
-// Shape puts tc tbf at rate on both ends of every veth. The burst is 1 ms
-// of traffic (at least two full frames) and the queue holds 20 ms.
+// Shape puts tc tbf at rate on both ends of every veth. The burst is
+// 100 µs of traffic (at least two full frames; larger GSO packets are
+// segmented by tbf), so a transfer never runs above the rate for more
+// than that, and the queue holds tbfLatency of traffic.
 func (n *netns) Shape(ctx context.Context, rate float64) error {
 	bits := strconv.FormatInt(int64(rate*8), 10) + "bit"
-	burst := strconv.FormatInt(int64(max(2*1514, rate*1e-3)), 10)
+	burst := strconv.FormatInt(int64(max(2*1514, rate*300e-6)), 10)
 	for h, ns := range n.hosts {
 		for _, dev := range [][2]string{{ns, "eth0"}, {n.sw, fmt.Sprintf("p%d", h)}} {
 			if err := run(ctx, "tc", "-n", dev[0], "qdisc", "replace", "dev", dev[1], "root", "tbf",
-				"rate", bits, "burst", burst, "latency", "20ms"); err != nil {
+				"rate", bits, "burst", burst, "latency", tbfLatency); err != nil {
 				return err
 			}
 		}

@@ -121,6 +121,9 @@ func (o *Outcome) provenance(h Host) dataset.Provenance {
 			"testbed.profile_steps":      strconv.Itoa(c.ProfileSteps),
 			"testbed.phase_skip":         strconv.Itoa(c.PhaseSkip),
 			"testbed.clock_clamped_ops":  strconv.Itoa(o.Clamped),
+			"testbed.loadavg_start":      o.Load[0],
+			"testbed.loadavg_end":        o.Load[1],
+			"testbed.nice":               strconv.Itoa(o.Nice),
 			"testbed.elapsed_s":          f(o.Elapsed.Round(1e6).Seconds()),
 		},
 	}

@@ -10,3 +10,8 @@ import (
 func setDeathSignal(c *exec.Cmd) {
 	c.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 }
+
+// setNice sets the scheduling priority of process pid (best effort).
+func setNice(pid, nice int) {
+	syscall.Setpriority(syscall.PRIO_PROCESS, pid, nice)
+}

@@ -5,3 +5,5 @@ package testbed
 import "os/exec"
 
 func setDeathSignal(*exec.Cmd) {}
+
+func setNice(int, int) {}

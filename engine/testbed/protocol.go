@@ -43,6 +43,10 @@ type Outcome struct {
 	Points             []Point
 	Runs               []Run
 	Elapsed            time.Duration
+	// Load is /proc/loadavg at the start and end of the measurement.
+	Load [2]string
+	// Nice is the scheduling priority of the processes.
+	Nice int
 }
 
 // measure runs the protocol of one configuration (icpe20 §4.1, mascots18
@@ -58,7 +62,9 @@ func (l Launcher) measure(ctx context.Context, net network, root string, c Confi
 	if err != nil {
 		return nil, err
 	}
-	o := &Outcome{Config: c, Plan: plan, Network: net.Mode()}
+	o := &Outcome{Config: c, Plan: plan, Network: net.Mode(), Nice: l.Nice}
+	o.Load[0] = readTrim("/proc/loadavg")
+	defer func() { o.Load[1] = readTrim("/proc/loadavg") }()
 	timeout := func(steps, w int) time.Duration {
 		// generous: 20× the serialized compute+transfer time of every step
 		per := plan.StepCompute().Seconds() + 2*float64(plan.ModelBytes())*float64(w)/c.Bandwidth()
