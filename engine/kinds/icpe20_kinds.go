@@ -5,6 +5,8 @@ import "pslab/engine/experiment"
 // icpe20Kinds are the kinds of the icpe20 (ICPE'20) experiments.
 func icpe20Kinds() experiment.Registry {
 	return experiment.Registry{
+		"icpe20-throughput": {Run: icpe20Throughput,
+			Doc: "throughput vs workers from a 1-worker trace synthesized from a real layer profile: the icpe20 simulator, Lin et al.'s MVA and Cynthia's formula on the same trace, knees, link bounds, errors against measurements; or the simulator's event counts (Figs. 2, 3c, 13, 14, 17-19, 21, 22, 25)"},
 		"ps-partition": {Run: psPartition,
 			Doc: "TensorFlow's greedy partition of a model's variables over parameter servers"},
 		"link-mechanisms": {Run: linkMechanisms,
@@ -17,11 +19,11 @@ func icpe20Kinds() experiment.Registry {
 			Doc: "number of active/inactive downlink states 2^(W·M) by enumeration (icpe20 §5, Fig. 24)"},
 		"http2-chunks": {Run: http2Chunks,
 			Doc: "per-stream transmitted bytes over time under the HTTP/2 chunk rule on one link, from explicit streams or a profile's downlinks (icpe20 §3.2.2, Figs. 11, 12)"},
-		"overhead-fit": {Run: overheadFit,
-			Doc: "least-squares fit of the parsing-overhead model α·size + β to synthetic points, and the overhead share at a faster link through the simulator (icpe20 §3.2.1, §4.3, Fig. 10)"},
 		"desync-series": {Run: desyncSeries,
 			Doc: "downlink overlap and throughput per time window of W workers that start together, against the steady state (icpe20 Figs. 15, 16)"},
 		"downlink-end-error": {Run: downlinkEndError,
 			Doc: "error of the HTTP/2 multiplexing model's downlink end-time predictions against a 1-worker trace (icpe20 Table 1)"},
+		"overhead-fit": {Run: overheadFit,
+			Doc: "least-squares fit of the parsing-overhead model α·size + β to synthetic points, and the overhead share at a faster link through the simulator (icpe20 §3.2.1, §4.3, Fig. 10)"},
 	}
 }

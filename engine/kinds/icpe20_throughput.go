@@ -1,0 +1,390 @@
+package kinds
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"pslab/engine/dataset"
+	"pslab/engine/experiment"
+	"pslab/engine/mva"
+	"pslab/engine/sim"
+	"pslab/engine/trace"
+	"pslab/engine/zoo"
+)
+
+// tputSettings are the platform and transport knobs of a throughput
+// curve; each case may override the experiment's values (zero = inherit).
+type tputSettings struct {
+	// Transport is "multiplex" (HTTP/2 flow control on) or "whole" (flow
+	// control off, one chunk per stream), in profiling and simulation.
+	Transport string
+	// Order is the stream order of the link schedulers: fifo, tic,
+	// reverse-tic or random (sim.ParseOrder).
+	Order string
+	// Servers is the number of parameter servers M.
+	Servers int
+	// DeviceSpeed divides the profile's compute times (zoo.Options).
+	DeviceSpeed float64 `toml:"device_speed"`
+	// BandwidthGbps is the link bandwidth, 10⁹ bit/s, in profiling and
+	// simulation.
+	BandwidthGbps float64 `toml:"bandwidth_gbps"`
+	// WindowMB is the HTTP/2 flow-control window WIN, 10⁶ bytes.
+	WindowMB float64 `toml:"window_mb"`
+	// Steps is the number of simulated steps per worker N (0 → 1000).
+	Steps int
+}
+
+// inherit fills the zero fields of s from d.
+func (s tputSettings) inherit(d tputSettings) tputSettings {
+	if s.Transport == "" {
+		s.Transport = d.Transport
+	}
+	if s.Order == "" {
+		s.Order = d.Order
+	}
+	if s.Servers == 0 {
+		s.Servers = d.Servers
+	}
+	if s.DeviceSpeed == 0 {
+		s.DeviceSpeed = d.DeviceSpeed
+	}
+	if s.BandwidthGbps == 0 {
+		s.BandwidthGbps = d.BandwidthGbps
+	}
+	if s.WindowMB == 0 {
+		s.WindowMB = d.WindowMB
+	}
+	if s.Steps == 0 {
+		s.Steps = d.Steps
+	}
+	return s
+}
+
+// tputCase is one curve set: a model profile at a batch size.
+type tputCase struct {
+	tputSettings
+	// ID names the case in metric names (no spaces or dots).
+	ID string
+	// Model is the name of the input holding the layer profile: a
+	// zoo.ProfileSchema dataset (.arrow) or a PipeDream graph.txt.
+	Model string
+	// Trace, instead of Model, names an input holding a recorded 1-worker
+	// trace (dataset.TraceSchema, e.g. a testbed profile): it is used as
+	// recorded, with its own bandwidth, WIN, α, β and PS count, and the
+	// profile-synthesis settings do not apply.
+	Trace string
+	// Label prefixes the case's legend entries.
+	Label string
+	// Batch is the examples per worker step.
+	Batch int
+	// Panel is the paper's sub-figure letter, for error bounds and the
+	// reported Fig. 25 panel table.
+	Panel string
+	// MeasuredModel is the model name in the measured dataset (default
+	// Model).
+	MeasuredModel string `toml:"measured_model"`
+}
+
+// tputCompare asks for the ratio of two cases' simulated curves.
+type tputCompare struct{ Num, Den string }
+
+// tputReported is a number of the reported claims table drawn as a bar
+// (events mode): row (figure, metric) of input "claims".
+type tputReported struct{ Figure, Metric, Label string }
+
+type tputParams struct {
+	tputSettings
+	// Warmup is the number of step completions excluded (0 → 50).
+	Warmup int
+	// ProfileSteps is the number of steps of the 1-worker trace (0 → 100).
+	ProfileSteps int `toml:"profile_steps"`
+	// AlphaNsPerByte and BetaUs are the parsing overhead α (ns/byte) and
+	// β (µs) of icpe20 §3.2.1.
+	AlphaNsPerByte float64 `toml:"alpha_ns_per_byte"`
+	BetaUs         float64 `toml:"beta_us"`
+	// Jitter is the coefficient of variation of the per-step compute
+	// factor of the synthesized trace (zoo.Options.Jitter).
+	Jitter float64
+	// UpdateNsPerByte is the PS update time per parameter byte, ns/byte
+	// (0 → zoo.DefaultUpdateTime).
+	UpdateNsPerByte float64 `toml:"update_ns_per_byte"`
+	// Series are the predictions drawn: simulator, lin, cynthia,
+	// cynthia-halved; or events alone (bar chart of simulated events).
+	Series []string
+	// LinVariant is the MVA variant of Lin et al.: exact, approximate or
+	// hybrid (CATALOGUE I-18).
+	LinVariant string `toml:"lin_variant"`
+	// KneeEpsilon is ε of the saturation knee.
+	KneeEpsilon float64 `toml:"knee_epsilon"`
+	// ExtrapolateSteps is the N the events mode extrapolates to.
+	ExtrapolateSteps int `toml:"extrapolate_steps"`
+	// Figure is the paper figure number whose error bounds apply.
+	Figure   int
+	Cases    []tputCase `toml:"case"`
+	Compare  []tputCompare
+	Reported []tputReported
+	Notes    []string
+}
+
+var tputSeriesKeys = []string{"simulator", "lin", "cynthia", "cynthia-halved", "events"}
+
+var tputLinVariants = map[string]mva.Variant{"exact": mva.Exact, "approximate": mva.Approximate, "hybrid": mva.Hybrid}
+
+// tputCurve is the computed curve set of one case.
+type tputCurve struct {
+	c      tputCase
+	coarse coarseProfile
+	runs   []sim.Result
+	sim    []float64 // examples/s per worker count
+	bound  float64   // link bound, examples/s
+}
+
+// icpe20Throughput predicts throughput vs workers for each case with the
+// icpe20 simulator on a 1-worker trace synthesized from a real layer
+// profile, and with the coarse models of icpe20 §4.4 (Lin et al.'s MVA,
+// Cynthia's formula and its T_C/2 variant) on the same trace.
+func icpe20Throughput(ctx context.Context, env *experiment.Env) (*experiment.Result, error) {
+	p := tputParams{
+		tputSettings: tputSettings{Transport: "multiplex", Order: "fifo", Servers: 1, DeviceSpeed: 1, BandwidthGbps: 10, WindowMB: 28},
+		Series:       []string{"simulator"}, LinVariant: "hybrid", KneeEpsilon: 0.05, ExtrapolateSteps: sim.DefaultSteps,
+	}
+	if err := env.Params(&p); err != nil {
+		return nil, err
+	}
+	ws, err := tputWorkers(env)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.check(env); err != nil {
+		return nil, err
+	}
+	events := slices.Contains(p.Series, "events")
+	res := experiment.NewResult()
+	for _, n := range p.Notes {
+		res.Note("%s", n)
+	}
+	if err := p.checkPanels(env, res); err != nil {
+		return nil, err
+	}
+	profiles := map[string]*zoo.Profile{}
+	var curves []*tputCurve
+	for i := range p.Cases {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		cv, err := p.run(env, &p.Cases[i], ws, profiles)
+		if err != nil {
+			return nil, err
+		}
+		curves = append(curves, cv)
+		if events {
+			p.emitEvents(res, cv, ws)
+			continue
+		}
+		if err := p.emit(env, res, cv, ws); err != nil {
+			return nil, err
+		}
+	}
+	if events {
+		return res, p.emitReported(env, res)
+	}
+	if err := p.compare(env, res, curves, ws); err != nil {
+		return nil, err
+	}
+	if env.HasInput("measured") {
+		if err := p.measured(env, res, curves, ws); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// tputWorkers returns the swept worker counts: integers ≥ 1, ascending.
+func tputWorkers(env *experiment.Env) ([]int, error) {
+	sw := env.Spec.Sweep
+	if sw.Var != "workers" {
+		return nil, env.Spec.Errorf([]string{"sweep"}, "sweep var %q: this kind sweeps \"workers\"", sw.Var)
+	}
+	var ws []int
+	for _, x := range sw.Points() {
+		w := int(x)
+		if float64(w) != x || w < 1 || (len(ws) > 0 && w <= ws[len(ws)-1]) {
+			return nil, env.Spec.Errorf([]string{"sweep"}, "workers %v: want ascending integers ≥ 1", sw.Points())
+		}
+		ws = append(ws, w)
+	}
+	if len(ws) == 0 {
+		return nil, env.Spec.Errorf([]string{"sweep"}, "no worker counts")
+	}
+	return ws, nil
+}
+
+// check validates the parameters and fills the cases' settings.
+func (p *tputParams) check(env *experiment.Env) error {
+	for _, s := range p.Series {
+		if !slices.Contains(tputSeriesKeys, s) {
+			return env.Errorf("series", "unknown series %q (want %v)", s, tputSeriesKeys)
+		}
+	}
+	if len(p.Series) == 0 || (slices.Contains(p.Series, "events") && len(p.Series) > 1) {
+		return env.Errorf("series", "series %v: name at least one, and events only alone (it is a bar chart)", p.Series)
+	}
+	if _, ok := tputLinVariants[p.LinVariant]; !ok {
+		return env.Errorf("lin_variant", "unknown MVA variant %q (want exact, approximate or hybrid)", p.LinVariant)
+	}
+	for _, f := range []struct {
+		key string
+		v   float64
+	}{{"alpha_ns_per_byte", p.AlphaNsPerByte}, {"beta_us", p.BetaUs}, {"jitter", p.Jitter}, {"update_ns_per_byte", p.UpdateNsPerByte}} {
+		if !(f.v >= 0) || math.IsInf(f.v, 0) {
+			return env.Errorf(f.key, "%v: need a finite value ≥ 0", f.v)
+		}
+	}
+	if !(p.KneeEpsilon > 0) || p.KneeEpsilon >= 1 {
+		return env.Errorf("knee_epsilon", "%v: need 0 < ε < 1", p.KneeEpsilon)
+	}
+	if p.Steps == 0 {
+		p.Steps = sim.DefaultSteps
+	}
+	if p.Warmup < 0 || p.ProfileSteps < 0 || p.ExtrapolateSteps < 1 {
+		return env.Errorf("warmup", "warmup %d, profile_steps %d, extrapolate_steps %d: need ≥ 0 (extrapolate ≥ 1)", p.Warmup, p.ProfileSteps, p.ExtrapolateSteps)
+	}
+	if len(p.Cases) == 0 {
+		return env.Errorf("case", "no [[params.case]]")
+	}
+	seen := map[string]bool{}
+	for i := range p.Cases {
+		c := &p.Cases[i]
+		c.tputSettings = c.tputSettings.inherit(p.tputSettings)
+		if c.ID == "" || strings.ContainsAny(c.ID, " .") || seen[c.ID] {
+			return env.Errorf("case", "case %d: id %q must be set, unique, without spaces or dots", i+1, c.ID)
+		}
+		seen[c.ID] = true
+		if c.Label == "" {
+			c.Label = c.ID
+		}
+		if (c.Model == "") == (c.Trace == "") {
+			return env.Errorf("case", "case %q: set exactly one of model (a layer profile) or trace (a recorded trace)", c.ID)
+		}
+		if c.Batch < 1 {
+			return env.Errorf("case", "case %q: batch %d < 1 example", c.ID, c.Batch)
+		}
+		if _, err := sim.ParseMode(c.Transport); err != nil {
+			return env.Errorf("transport", "case %q: %v", c.ID, err)
+		}
+		if _, err := sim.ParseOrder(c.Order); err != nil {
+			return env.Errorf("order", "case %q: %v", c.ID, err)
+		}
+		if c.Steps < 1 {
+			return env.Errorf("steps", "case %q: %d simulated steps per worker, need ≥ 1", c.ID, c.Steps)
+		}
+		if c.Servers < 1 || !(c.DeviceSpeed > 0) || !(c.BandwidthGbps > 0) || !(c.WindowMB >= 0) {
+			return env.Errorf("case", "case %q: servers %d, device_speed %v, bandwidth_gbps %v, window_mb %v: need ≥ 1, > 0, > 0, ≥ 0", c.ID, c.Servers, c.DeviceSpeed, c.BandwidthGbps, c.WindowMB)
+		}
+		if c.Servers > 1 && slices.Contains(p.Series, "lin") {
+			return env.Errorf("series", "case %q: Lin et al. is computed from a 1-PS profile only (%d PS)", c.ID, c.Servers)
+		}
+		if c.MeasuredModel == "" {
+			c.MeasuredModel = c.Model
+		}
+	}
+	return nil
+}
+
+// profile loads (once per run) the layer profile of input name.
+func tputProfile(env *experiment.Env, name string, cache map[string]*zoo.Profile) (*zoo.Profile, error) {
+	if pr, ok := cache[name]; ok {
+		return pr, nil
+	}
+	path, err := env.InputPath(name)
+	if err != nil {
+		return nil, err
+	}
+	var pr *zoo.Profile
+	if strings.HasSuffix(path, ".arrow") {
+		t, err := env.Input(name, zoo.ProfileSchema)
+		if err != nil {
+			return nil, err
+		}
+		if pr, err = zoo.ProfileFromTable(t); err != nil {
+			return nil, env.Spec.Errorf([]string{"inputs", name}, "input %q: %v", name, err)
+		}
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, env.Spec.Errorf([]string{"inputs", name}, "input %q: %v", name, err)
+		}
+		defer f.Close()
+		if pr, err = zoo.Parse(f, filepath.Base(path)); err != nil {
+			return nil, env.Spec.Errorf([]string{"inputs", name}, "input %q: %v", name, err)
+		}
+	}
+	cache[name] = pr
+	return pr, nil
+}
+
+// trace returns the case's 1-worker trace: the recorded one, or one
+// synthesized from the layer profile with the case's settings.
+func (p *tputParams) trace(env *experiment.Env, c *tputCase, cache map[string]*zoo.Profile) (*trace.Trace, error) {
+	if c.Trace != "" {
+		t, err := env.Input(c.Trace, dataset.TraceSchema)
+		if err != nil {
+			return nil, err
+		}
+		tr, err := dataset.ToTrace(t)
+		if err != nil {
+			return nil, env.Spec.Errorf([]string{"inputs", c.Trace}, "input %q: %v", c.Trace, err)
+		}
+		if tr.Meta.Batch != c.Batch || max(tr.Meta.Servers, 1) != c.Servers {
+			return nil, env.Errorf("case", "case %q: batch %d and %d PS, but trace %q was recorded at batch %d with %d PS", c.ID, c.Batch, c.Servers, c.Trace, tr.Meta.Batch, tr.Meta.Servers)
+		}
+		return tr, nil
+	}
+	pr, err := tputProfile(env, c.Model, cache)
+	if err != nil {
+		return nil, err
+	}
+	opt := zoo.Options{Steps: p.ProfileSteps, Servers: c.Servers, Batch: c.Batch, DeviceSpeed: c.DeviceSpeed,
+		Bandwidth: c.BandwidthGbps * 1e9 / 8, Alpha: p.AlphaNsPerByte * 1e-9, Beta: p.BetaUs * 1e-6, Jitter: p.Jitter,
+		UpdateTime: p.UpdateNsPerByte * 1e-9, Seed: env.Spec.Seed}
+	if c.Transport == "multiplex" {
+		opt.Window = int64(math.Round(c.WindowMB * 1e6))
+	}
+	tr, err := zoo.Synthesize(pr, opt)
+	if err != nil {
+		return nil, fmt.Errorf("case %q: %w", c.ID, err)
+	}
+	return tr, nil
+}
+
+// run gets the case's 1-worker trace and simulates every W.
+func (p *tputParams) run(env *experiment.Env, c *tputCase, ws []int, cache map[string]*zoo.Profile) (*tputCurve, error) {
+	tr, err := p.trace(env, c, cache)
+	if err != nil {
+		return nil, err
+	}
+	mode, _ := sim.ParseMode(c.Transport)
+	order, _ := sim.ParseOrder(c.Order)
+	bw := tr.Meta.Bandwidth
+	cv := &tputCurve{c: *c}
+	if cv.coarse, err = coarseFromTrace(tr); err != nil {
+		return nil, fmt.Errorf("case %q: %w", c.ID, err)
+	}
+	cv.bound = cv.coarse.linkBound(c.Batch, bw)
+	if !slices.Contains(p.Series, "simulator") && !slices.Contains(p.Series, "events") {
+		return cv, nil
+	}
+	cfg := sim.Config{Steps: c.Steps, Warmup: p.Warmup, Link: sim.Link{Mode: mode, Order: order}, Seed: env.Spec.Seed}
+	if cv.runs, err = sim.Sweep(tr, cfg, ws); err != nil {
+		return nil, fmt.Errorf("case %q: %w", c.ID, err)
+	}
+	for _, r := range cv.runs {
+		cv.sim = append(cv.sim, r.Throughput)
+	}
+	return cv, nil
+}

@@ -1,0 +1,166 @@
+package kinds
+
+import (
+	"fmt"
+	"math"
+
+	"pslab/engine/cynthia"
+	"pslab/engine/mva"
+	"pslab/engine/trace"
+)
+
+// coarseProfile is a 1-worker profiling trace seen by the coarse models
+// icpe20 §4.4 compares with (CATALOGUE §B.1.7): the four mascots18 phase
+// times as tcpdump shows them, and the inputs of Cynthia's formula as
+// restated by icpe20. All values are means over the trace's steps.
+type coarseProfile struct {
+	// Phases are S^W, S^U, S^S, S^D in seconds (see coarseFromTrace).
+	Phases mva.Phases
+	// Step is the mean 1-worker step time: last op end − first op start, s.
+	Step float64
+	// Tp is T_p, the worker's busy time per step (sum of its compute op
+	// durations), s.
+	Tp float64
+	// Tc is T_C, one direction's bytes per step at the profiling bandwidth
+	// (downlink bytes / Meta.Bandwidth), s.
+	Tc float64
+	// U1 is U_1, the fraction of the step the network carries data:
+	// (downlink + uplink bytes) / Meta.Bandwidth / step time.
+	U1 float64
+	// ServerBytes is the downlink bytes per step from each PS (the bytes
+	// each PS NIC sends per worker step), bytes.
+	ServerBytes []float64
+}
+
+// coarseFromTrace extracts the coarse-model inputs from a profiling trace
+// of one worker. The trace records transfer ends after the parsing
+// overhead α·bytes + β (icpe20 §3.2.1, zoo I-15); tcpdump sees the last
+// byte on the wire, End − (α·bytes + β). Per step, with t0 the first op
+// start and t1 the last op end:
+//
+//	S^D = last downlink byte − t0            (downlink phase)
+//	S^W = first uplink start − last downlink byte
+//	S^U = last uplink byte − first uplink start
+//	S^S = t1 − last uplink byte               (server, until the step ends)
+//
+// This is icpe20 §1's reading of Lin et al.: "the time interval between
+// the end of the downlink transmission and the start of the uplink
+// transmission is interpreted as the single worker's computation". The
+// four phases tile the step, so S^D + S^W + S^U + S^S is the 1-worker step
+// time, but the compute that overlaps the transfers (forward during the
+// downlink, backward between uplinks) is counted as link time. A step
+// whose first uplink starts before its last downlink byte has no such
+// reading and is an error.
+func coarseFromTrace(tr *trace.Trace) (coarseProfile, error) {
+	m := tr.Meta
+	if !(m.Bandwidth > 0) || math.IsInf(m.Bandwidth, 0) {
+		return coarseProfile{}, fmt.Errorf("coarse models: trace bandwidth %g bytes/s, need > 0", m.Bandwidth)
+	}
+	if len(tr.Steps) == 0 {
+		return coarseProfile{}, fmt.Errorf("coarse models: trace has no steps")
+	}
+	servers := max(m.Servers, 1)
+	out := coarseProfile{ServerBytes: make([]float64, servers)}
+	const ns = 1e-9
+	for si := range tr.Steps {
+		ops := tr.Steps[si].Ops
+		t0, t1 := math.Inf(1), math.Inf(-1)
+		dlEnd, ulStart, ulEnd := math.Inf(-1), math.Inf(1), math.Inf(-1)
+		var busy, down, up float64
+		for i := range ops {
+			op := &ops[i]
+			start, end := float64(op.Start)*ns, float64(op.End)*ns
+			t0, t1 = math.Min(t0, start), math.Max(t1, end)
+			wire := end - (m.Alpha*float64(op.Bytes) + m.Beta)
+			switch op.Resource.Kind {
+			case trace.Worker:
+				busy += end - start
+			case trace.Downlink:
+				dlEnd = math.Max(dlEnd, wire)
+				down += float64(op.Bytes)
+				if si == 0 {
+					if op.Resource.PS >= servers {
+						return coarseProfile{}, fmt.Errorf("coarse models: op %q on PS %d but the trace has %d", op.Name, op.Resource.PS, servers)
+					}
+					out.ServerBytes[op.Resource.PS] += float64(op.Bytes)
+				}
+			case trace.Uplink:
+				ulStart, ulEnd = math.Min(ulStart, start), math.Max(ulEnd, wire)
+				up += float64(op.Bytes)
+			}
+		}
+		if math.IsInf(dlEnd, 0) || math.IsInf(ulStart, 0) {
+			return coarseProfile{}, fmt.Errorf("coarse models: step %d has no downlink or no uplink", si)
+		}
+		if ulStart < dlEnd {
+			return coarseProfile{}, fmt.Errorf("coarse models: step %d: the first uplink starts at %.6g s, before the last downlink byte at %.6g s; tcpdump phases overlap", si, ulStart-t0, dlEnd-t0)
+		}
+		step := t1 - t0
+		if !(step > 0) {
+			return coarseProfile{}, fmt.Errorf("coarse models: step %d lasts %g s", si, step)
+		}
+		out.Phases.Downlink += dlEnd - t0
+		out.Phases.Worker += ulStart - dlEnd
+		out.Phases.Uplink += ulEnd - ulStart
+		out.Phases.Server += t1 - ulEnd
+		out.Step += step
+		out.Tp += busy
+		out.Tc += down / m.Bandwidth
+		out.U1 += (down + up) / m.Bandwidth / step
+	}
+	n := float64(len(tr.Steps))
+	out.Phases = mva.Phases{Worker: out.Phases.Worker / n, Uplink: out.Phases.Uplink / n,
+		Server: out.Phases.Server / n, Downlink: out.Phases.Downlink / n}
+	out.Step /= n
+	out.Tp /= n
+	out.Tc /= n
+	out.U1 /= n
+	if out.U1 > 1 {
+		return coarseProfile{}, fmt.Errorf("coarse models: single-worker network utilization U_1 = %.4g > 1 (transfers overlap in the trace)", out.U1)
+	}
+	return out, nil
+}
+
+// cynthiaModel is Cynthia as restated by icpe20 for this profile and batch.
+func (c coarseProfile) cynthiaModel(batch int) cynthia.ICPE {
+	return cynthia.ICPE{Batch: float64(batch), Tp: c.Tp, Tc: c.Tc, U1: c.U1}
+}
+
+// linkBound is the largest throughput, examples/s, the PS NICs allow: each
+// worker step sends ServerBytes[i] through PS i's NIC in each direction at
+// bandwidth bytes/s, so X ≤ batch · bandwidth / max_i ServerBytes[i].
+func (c coarseProfile) linkBound(batch int, bandwidth float64) float64 {
+	heaviest := 0.0
+	for _, b := range c.ServerBytes {
+		heaviest = math.Max(heaviest, b)
+	}
+	if heaviest == 0 {
+		return math.Inf(1)
+	}
+	return float64(batch) * bandwidth / heaviest
+}
+
+// imbalance is the heaviest PS's bytes over the lightest's (1 for one PS).
+func (c coarseProfile) imbalance() float64 {
+	lo, hi := math.Inf(1), 0.0
+	for _, b := range c.ServerBytes {
+		lo, hi = math.Min(lo, b), math.Max(hi, b)
+	}
+	if !(lo > 0) {
+		return math.Inf(1)
+	}
+	return hi / lo
+}
+
+// saturationKnee is icpe20 Fig. 2's saturation point (CATALOGUE icpe20-fig2): the
+// first worker count ws[i] with x[i+1]/x[i] − 1 < eps, comparing
+// consecutive sweep points. saturated is false (and knee the last W) when
+// every step gains at least eps.
+func saturationKnee(ws []int, x []float64, eps float64) (w int, saturated bool) {
+	for i := 0; i+1 < len(ws); i++ {
+		if x[i+1]/x[i]-1 < eps {
+			return ws[i], true
+		}
+	}
+	return ws[len(ws)-1], false
+}
