@@ -20,14 +20,17 @@ type endErrorParams struct {
 	// WindowCV and BandwidthCV are the coefficients of variation of the
 	// per-step WIN and link bandwidth of the synthetic trace (assumed: the
 	// paper's error sources (1) and (3), §3.2.2); the prediction uses the
-	// nominal values. Ignored with an input "trace".
+	// nominal values.
 	WindowCV    float64 `toml:"window_cv"`
 	BandwidthCV float64 `toml:"bandwidth_cv"`
 	// DNN and Cluster select the reported Table 1 rows drawn beside the
 	// result (input "reported", icpe20 table1.arrow).
 	DNN      string
 	Clusters []string
-	Label    string // legend entry of this reproduction's errors
+	// Label and TraceLabel are the legend entries of the synthetic and
+	// the input trace's errors.
+	Label      string
+	TraceLabel string `toml:"trace_label"`
 }
 
 // mechTable1Schema is the columns read from icpe20's reported Table 1.
@@ -50,32 +53,37 @@ var table1Stats = []struct{ printed, key string }{
 // and the relative error |predicted − recorded| / recorded of the end
 // times (from step start) is summarized over all streams of all steps:
 // average, median, 95th percentile and maximum (empirical quantiles), in
-// percent (metrics err.average, err.median, err.p95, err.max).
+// percent.
 //
-// The recorded trace is the input "trace" (dataset.TraceSchema, e.g. a
-// testbed profiling run) or, without it, a trace synthesized from the input
-// "profile" by zoo with compute jitter and per-step WIN and bandwidth drawn
-// around their nominal values (WindowCV, BandwidthCV). In the synthetic
-// case the same prediction is also made for a trace with exact WIN and B
-// (metric exact.max: the predictor against zoo's profiler model).
+// Two recorded traces can be evaluated, each drawn as a bar series:
+//   - the input "trace" (dataset.TraceSchema, e.g. a testbed profiling
+//     run; metrics measured.<stat>, legend TraceLabel);
+//   - with the input "profile" (or the Fig. 5 toy when there is no trace),
+//     a trace synthesized by zoo with compute jitter and per-step WIN and
+//     bandwidth drawn around their nominal values (WindowCV, BandwidthCV;
+//     metrics synthetic.<stat>, legend Label). For it the prediction is
+//     also made on the trace with exact WIN and B (metric exact.max: the
+//     predictor against zoo's profiler model).
 func downlinkEndError(_ context.Context, env *experiment.Env) (*experiment.Result, error) {
-	p := endErrorParams{Clusters: []string{"cpu"}}
+	p := endErrorParams{Clusters: []string{"cpu"}, TraceLabel: "measured trace", Label: "synthetic trace"}
 	if err := env.Params(&p); err != nil {
 		return nil, err
 	}
 	res := experiment.NewResult()
-	var tr *trace.Trace
-	origin := dataset.Derived
 	if env.HasInput("trace") {
 		t, err := env.Input("trace", dataset.TraceSchema)
 		if err != nil {
 			return nil, err
 		}
-		if tr, err = dataset.ToTrace(t); err != nil {
+		tr, err := dataset.ToTrace(t)
+		if err != nil {
 			return nil, env.Spec.Errorf([]string{"inputs", "trace"}, "input \"trace\": %v", err)
 		}
-		origin = t.Provenance.Origin
-	} else {
+		if err := endErrorBars(res, "measured", p.TraceLabel, t.Provenance.Origin, tr); err != nil {
+			return nil, env.Spec.Errorf([]string{"inputs", "trace"}, "input \"trace\": %v", err)
+		}
+	}
+	if env.HasInput("profile") || !env.HasInput("trace") {
 		rng := env.Rand()
 		exact, _, err := mechTrace(env, p.mechTraceParams, rng.Uint64())
 		if err != nil {
@@ -86,13 +94,28 @@ func downlinkEndError(_ context.Context, env *experiment.Env) (*experiment.Resul
 			return nil, err
 		}
 		res.Metric("exact.max", slicesMax(errs)*100)
-		if tr, err = varyNetwork(env, p, rng); err != nil {
+		tr, err := varyNetwork(env, p, rng)
+		if err != nil {
+			return nil, err
+		}
+		if err := endErrorBars(res, "synthetic", p.Label, dataset.Derived, tr); err != nil {
 			return nil, err
 		}
 	}
+	if env.HasInput("reported") {
+		if err := table1Reported(env, p, res); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// endErrorBars predicts tr's downlink ends and records the Table 1
+// statistics as metrics <prefix>.<stat> (percent) and bars of one series.
+func endErrorBars(res *experiment.Result, prefix, label, origin string, tr *trace.Trace) error {
 	errs, err := endErrors(tr)
 	if err != nil {
-		return nil, env.Spec.Errorf([]string{"inputs"}, "%v", err)
+		return err
 	}
 	slices.Sort(errs)
 	values := map[string]float64{
@@ -102,18 +125,13 @@ func downlinkEndError(_ context.Context, env *experiment.Env) (*experiment.Resul
 		"max":     errs[len(errs)-1],
 	}
 	for _, s := range table1Stats {
-		res.Metric("err."+s.key, values[s.key]*100)
-		res.Bar(p.Label, s.printed, "http2-model", origin, values[s.key]*100)
+		res.Metric(prefix+"."+s.key, values[s.key]*100)
+		res.Bar(label, s.printed, "http2-model", origin, values[s.key]*100)
 	}
-	res.Metric("streams", float64(len(errs)))
-	if env.HasInput("reported") {
-		if err := table1Reported(env, p, res); err != nil {
-			return nil, err
-		}
-	}
-	res.Note("%d downlink streams of %d steps, WIN %d bytes, B %g bytes/s, α %g s/byte, β %g s (%s)",
+	res.Metric(prefix+".streams", float64(len(errs)))
+	res.Note("%s: %d downlink streams of %d steps, WIN %d bytes, B %g bytes/s, α %g s/byte, β %g s (%s)", prefix,
 		len(errs), len(tr.Steps), tr.Meta.Window, tr.Meta.Bandwidth, tr.Meta.Alpha, tr.Meta.Beta, tr.Meta.Source)
-	return res, nil
+	return nil
 }
 
 // table1Reported adds the reported Table 1 bars of p.DNN for p.Clusters.
