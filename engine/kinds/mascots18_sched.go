@@ -43,6 +43,9 @@ type schedParams struct {
 	// FullChunkSearch runs every chunk size in the range instead of only
 	// the largest size of every chunk count (schedChunkSizes).
 	FullChunkSearch bool `toml:"full_chunk_search"`
+	// ChunkSearchJobs caps the arrivals of the JSQ-Chunk search runs; the
+	// best size is then rerun with MaxJobs arrivals (Poisson runs only).
+	ChunkSearchJobs int `toml:"chunk_search_jobs"`
 	// MaxJobs, MinJobs, Precision, MaxInSystem are the sched.Config
 	// statistical settings (arrivals, completions, relative CI half-width,
 	// backlog bound in jobs).
@@ -57,7 +60,7 @@ type schedParams struct {
 func defaultSchedParams() schedParams {
 	return schedParams{Nodes: 100, MVA: "exact", EpochsVariance: sched.DefaultEpochsVariance,
 		Alpha: sched.DefaultAlpha, AlphaL: sched.DefaultAlphaL, AlphaH: sched.DefaultAlphaH,
-		ChunkLo: 7, ChunkHi: 40, MaxJobs: 20_000, MinJobs: 2_000, Precision: sched.DefaultPrecision, MaxInSystem: 300}
+		ChunkLo: 7, ChunkHi: 40, ChunkSearchJobs: 10_000, MaxJobs: 20_000, MinJobs: 2_000, Precision: sched.DefaultPrecision, MaxInSystem: 300}
 }
 
 var schedMVAVariants = map[string]mva.Variant{"exact": mva.Exact, "approximate": mva.Approximate}
@@ -70,6 +73,8 @@ func (p schedParams) validate(env *experiment.Env) error {
 		return env.Errorf("epochs_variance", "epochs variance %v, need finite ≥ 0", p.EpochsVariance)
 	case p.ChunkLo < 1 || p.ChunkHi < p.ChunkLo || p.ChunkLo > p.Nodes:
 		return env.Errorf("chunk_lo", "chunk range [%d, %d] for %d nodes is empty", p.ChunkLo, p.ChunkHi, p.Nodes)
+	case p.ChunkSearchJobs < 1:
+		return env.Errorf("chunk_search_jobs", "chunk_search_jobs %d, need ≥ 1", p.ChunkSearchJobs)
 	case p.MaxJobs < 1 || p.MinJobs < 1 || p.MaxInSystem < 1:
 		return env.Errorf("max_jobs", "max_jobs %d, min_jobs %d, max_in_system %d: need ≥ 1", p.MaxJobs, p.MinJobs, p.MaxInSystem)
 	case !(p.Precision > 0) || math.IsInf(p.Precision, 0):
@@ -126,10 +131,10 @@ func schedWorkload(specs []sched.ModelSpec, nodes int, variance float64, v mva.V
 	return wl, nil
 }
 
-// loadSchedWorkload decodes nothing: it reads input "jobs" (Table III) and
-// builds the workload of p.
-func loadSchedWorkload(env *experiment.Env, p schedParams) (sched.Workload, error) {
-	t, err := env.Input("jobs", mascotsTable3)
+// loadSchedWorkload reads the Table III input named input and builds the
+// workload of p.
+func loadSchedWorkload(env *experiment.Env, input string, p schedParams) (sched.Workload, error) {
+	t, err := env.Input(input, mascotsTable3)
 	if err != nil {
 		return sched.Workload{}, err
 	}
@@ -177,6 +182,29 @@ func schedChunkSizes(nodes, lo, hi int, full bool) []int {
 	}
 	slices.Reverse(out)
 	return out
+}
+
+// schedChunkOverloaded reports whether JSQ-Chunk with chunks of k nodes is
+// unstable at load for a reason known before simulating: its ⌊nodes/k⌋
+// chunks are FCFS servers of one job at a time whose mean service time is
+// E[S(k)] = Σ_t p_t·E[J_t]/X_t(k), so they are overloaded when
+// λ·E[S(k)] ≥ ⌊nodes/k⌋, with λ = load·nodes/E[S(1)] (M-5). Such sizes are
+// not simulated.
+func schedChunkOverloaded(wl sched.Workload, nodes, k int, load float64) bool {
+	w := 0.0
+	for _, t := range wl.Types {
+		w += t.Weight
+	}
+	s1, sk := 0.0, 0.0
+	for _, t := range wl.Types {
+		pt := 1 / float64(len(wl.Types))
+		if w > 0 {
+			pt = t.Weight / w
+		}
+		s1 += pt * t.MeanEpochs() * t.Examples / t.X[1]
+		sk += pt * t.MeanEpochs() * t.Examples / t.X[k]
+	}
+	return load*float64(nodes)/s1*sk >= float64(nodes/k)
 }
 
 // schedRun is one simulation to run: cfg with a generator from seed (nil

@@ -64,7 +64,7 @@ func schedEarly(ctx context.Context, env *experiment.Env) (*experiment.Result, e
 			return nil, env.Errorf("gammas", "γ %v, need finite ≥ 0", g)
 		}
 	}
-	wl, err := loadSchedWorkload(env, p.schedParams)
+	wl, err := loadSchedWorkload(env, "jobs", p.schedParams)
 	if err != nil {
 		return nil, err
 	}

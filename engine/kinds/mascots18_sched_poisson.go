@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"pslab/engine/dataset"
 	"pslab/engine/experiment"
@@ -42,12 +43,13 @@ type schedPoint struct {
 	converged bool
 	mean, hw  float64 // seconds
 	completed int
-	chunk     int // JSQ-Chunk: the best chunk size
+	chunk     int    // JSQ-Chunk: the best chunk size
+	reason    string // why the run stopped
 }
 
 // schedPoint summarizes r (for JSQ-Chunk, the best of several chunk runs).
 func schedPointOf(r sched.Result, chunk int) schedPoint {
-	return schedPoint{unstable: r.Unstable, converged: r.Converged, mean: r.MeanResponse, hw: r.HalfWidth, completed: len(r.ResponseTimes), chunk: chunk}
+	return schedPoint{unstable: r.Unstable, converged: r.Converged, mean: r.MeanResponse, hw: r.HalfWidth, completed: len(r.ResponseTimes), chunk: chunk, reason: r.Reason}
 }
 
 // schedPoisson simulates the spec's policies (models) on the Table III
@@ -60,9 +62,9 @@ func schedPointOf(r sched.Result, chunk int) schedPoint {
 // Metrics, with <p> a policy key and <x> a load: mean_h.<p>.<x> (stable
 // points), ci_rel.<p>.<x> (achieved CI half-width / mean), unstable.<p>.<x>
 // (1 or 0), converged.<p>.<x>, jobs.<p>.<x> (completions after warm-up),
-// chunk.<x>, ratio.<a>.<b>.<x> = T_a/T_b for every ordered pair (0 when only
-// b is unstable; absent when a is unstable), ci_rel_max over stable points,
-// and the workload metrics of schedWorkloadMetrics.
+// chunk.<x>, better.<a>.<b>.<x> and ratio.<a>.<b>.<x> for every ordered
+// pair (schedRatios), ci_rel_max over stable points, and the workload
+// metrics of schedWorkloadMetrics.
 func schedPoisson(ctx context.Context, env *experiment.Env) (*experiment.Result, error) {
 	p := defaultSchedParams()
 	if err := env.Params(&p); err != nil {
@@ -84,26 +86,36 @@ func schedPoisson(ctx context.Context, env *experiment.Env) (*experiment.Result,
 	if len(keys) == 0 {
 		return nil, env.Spec.Errorf([]string{"models"}, "list the policies to simulate (%v)", schedPolicyKeys)
 	}
-	wl, err := loadSchedWorkload(env, p)
+	wl, err := loadSchedWorkload(env, "jobs", p)
 	if err != nil {
 		return nil, err
 	}
 	chunks := schedChunkSizes(p.Nodes, p.ChunkLo, p.ChunkHi, p.FullChunkSearch)
+	cfg := func(pol sched.Policy, load float64, maxJobs int) sched.Config {
+		return sched.Config{Nodes: p.Nodes, Workload: wl, Policy: pol, Load: load,
+			MaxJobs: maxJobs, MinJobs: p.MinJobs, Precision: p.Precision, MaxInSystem: p.MaxInSystem}
+	}
+	// Stage 1: every policy, and JSQ-Chunk with every chunk size that is
+	// not overloaded, the latter with at most ChunkSearchJobs arrivals.
 	base := env.Rand()
+	seeds := make([]uint64, len(loads))
 	type slot struct{ load, key, chunk int }
 	var runs []schedRun
 	var slots []slot
 	for li, x := range loads {
-		seed := base.Uint64() | 1 // one arrival stream per load, shared by the policies
+		seeds[li] = base.Uint64() | 1 // one arrival stream per load, shared by the policies
 		for ki, k := range keys {
-			cs := []int{0}
-			if k == "jsq-chunk" {
-				cs = chunks
+			if k != "jsq-chunk" {
+				pol, _ := schedPolicy(k, p, 0)
+				runs = append(runs, schedRun{seed: seeds[li], cfg: cfg(pol, x, p.MaxJobs)})
+				slots = append(slots, slot{li, ki, 0})
+				continue
 			}
-			for _, c := range cs {
-				pol, _ := schedPolicy(k, p, c)
-				runs = append(runs, schedRun{seed: seed, cfg: sched.Config{Nodes: p.Nodes, Workload: wl, Policy: pol, Load: x,
-					MaxJobs: p.MaxJobs, MinJobs: p.MinJobs, Precision: p.Precision, MaxInSystem: p.MaxInSystem}})
+			for _, c := range chunks {
+				if schedChunkOverloaded(wl, p.Nodes, c, x) {
+					continue
+				}
+				runs = append(runs, schedRun{seed: seeds[li], cfg: cfg(sched.JSQChunk{Chunk: c}, x, min(p.MaxJobs, p.ChunkSearchJobs))})
 				slots = append(slots, slot{li, ki, c})
 			}
 		}
@@ -116,15 +128,42 @@ func schedPoisson(ctx context.Context, env *experiment.Env) (*experiment.Result,
 	for li := range pts {
 		pts[li] = make([]schedPoint, len(keys))
 		for ki := range keys {
-			pts[li][ki].unstable = true
+			pts[li][ki] = schedPoint{unstable: true, reason: "every chunk size overloaded: λ·E[S(k)] ≥ ⌊W/k⌋"}
 		}
 	}
 	for i, r := range results {
 		s := slots[i]
 		best := &pts[s.load][s.key]
 		// Keep the best stable run (for JSQ-Chunk, over the chunk sizes).
-		if !r.Unstable && (best.unstable || r.MeanResponse < best.mean) {
+		switch {
+		case !r.Unstable && (best.unstable || r.MeanResponse < best.mean):
 			*best = schedPointOf(r, s.chunk)
+		case r.Unstable && best.unstable:
+			best.reason = r.Reason
+			if s.chunk != 0 {
+				best.reason = fmt.Sprintf("every chunk size unstable; k = %d: %s", s.chunk, r.Reason)
+			}
+		}
+	}
+	// Stage 2: the best chunk size of every load again with MaxJobs
+	// arrivals (the same arrival stream), for the plotted value.
+	if ki := slices.Index(keys, "jsq-chunk"); ki >= 0 && p.ChunkSearchJobs < p.MaxJobs {
+		runs, slots = runs[:0], slots[:0]
+		for li, x := range loads {
+			if pt := pts[li][ki]; !pt.unstable {
+				runs = append(runs, schedRun{seed: seeds[li], cfg: cfg(sched.JSQChunk{Chunk: pt.chunk}, x, p.MaxJobs)})
+				slots = append(slots, slot{li, ki, pt.chunk})
+			}
+		}
+		if results, err = schedRunAll(ctx, runs, false); err != nil {
+			return nil, err
+		}
+		for i, r := range results {
+			s := slots[i]
+			pts[s.load][s.key] = schedPointOf(r, s.chunk)
+			if r.Unstable {
+				pts[s.load][s.key].reason = fmt.Sprintf("best chunk size k = %d of the search: %s", s.chunk, r.Reason)
+			}
 		}
 	}
 	res := experiment.NewResult()
@@ -138,7 +177,7 @@ func schedPoisson(ctx context.Context, env *experiment.Env) (*experiment.Result,
 			id := k + "." + schedKey(x)
 			res.Metric("unstable."+id, schedOne(pt.unstable))
 			if pt.unstable {
-				res.Note("%-14s load %-5g unstable", k, x)
+				res.Note("%-14s load %-5g unstable: %s", k, x, pt.reason)
 				continue
 			}
 			h := pt.mean / 3600
@@ -156,20 +195,29 @@ func schedPoisson(ctx context.Context, env *experiment.Env) (*experiment.Result,
 	}
 	res.Metric("ci_rel_max", ciMax)
 	for li, x := range loads {
-		for ai, a := range keys {
-			for bi, b := range keys {
-				pa, pb := pts[li][ai], pts[li][bi]
-				switch {
-				case ai == bi || pa.unstable:
-				case pb.unstable:
-					res.Metric("ratio."+a+"."+b+"."+schedKey(x), 0)
-				default:
-					res.Metric("ratio."+a+"."+b+"."+schedKey(x), pa.mean/pb.mean)
-				}
+		schedRatios(res, keys, pts[li], "."+schedKey(x))
+	}
+	return res, nil
+}
+
+// schedRatios records, for every ordered pair of distinct policies a, b:
+// better.<a>.<b><suffix> = 1 if a is stable and b is unstable or has a
+// longer mean response time, else 0 (an unstable policy counts as an
+// infinite mean, so the metric exists for every pair); and, when both are
+// stable, ratio.<a>.<b><suffix> = T_a/T_b.
+func schedRatios(res *experiment.Result, keys []string, pts []schedPoint, suffix string) {
+	for ai, a := range keys {
+		for bi, b := range keys {
+			if ai == bi {
+				continue
+			}
+			pa, pb := pts[ai], pts[bi]
+			res.Metric("better."+a+"."+b+suffix, schedOne(!pa.unstable && (pb.unstable || pa.mean < pb.mean)))
+			if !pa.unstable && !pb.unstable {
+				res.Metric("ratio."+a+"."+b+suffix, pa.mean/pb.mean)
 			}
 		}
 	}
-	return res, nil
 }
 
 func schedChunkNote(chunk int) string {
