@@ -34,6 +34,7 @@ func commands() map[string]command {
 			}},
 		"list":     {"list experiments and experiment kinds", list},
 		"datasets": {"rebuild every Arrow dataset under datasets/ from its source", buildDatasets},
+		"import":   {"convert external data (tf-timeline, kineto, measured-csv) into a dataset: import <format> <files...> -o out.arrow", importData},
 		"testbed":  {"real PS training over gRPC/TCP: run (collect datasets), ps, worker", testbedCmd},
 
 		// Cynthia's Algorithm 1 on an instance catalogue (cmd/pslab/provision.go).
