@@ -3,7 +3,7 @@ package testbed
 import (
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 )
 
 // StepTimes are the start and end of every step of one worker (unix ns on
@@ -15,21 +15,20 @@ type StepTimes struct {
 // Throughput returns the time-averaged throughput of one run, in
 // examples/s, over the last `last` of the workers' steps (icpe20 §4.1: the
 // measurement reference is "the time-average over the last 50 SGD steps
-// out of 100"; CATALOGUE I-16 decision):
+// out of 100"; CATALOGUE I-16 decision). Every worker ran the same number
+// n of steps. The step ends of all workers are pooled and sorted, e_1 ≤ …
+// ≤ e_{W·n}; the first W·(n−last) of them are the warm-up, so
 //
-//   - every worker ran the same number n of steps;
+//	begin = e_{W·(n−last)}   (the first step's earliest start if last = n)
+//	end   = the first instant a worker ends its last step, or, if that is
+//	        not after begin (a worker finished while others were still
+//	        warming up: ASP workers can drift that far apart), e_{W·n}
+//	throughput = batch · #{step ends in (begin, end]} / (end − begin).
 //
-//   - the window starts when the slowest worker ends step n−last (or, if
-//     last = n, when the last worker starts) and ends when the first
-//     worker ends its last step, so that all workers run in the whole
-//     window and none is warming up or alone at the end;
-//
-//   - N_w(t), the steps worker w completed by t, is interpolated linearly
-//     between its step ends, and
-//
-//     throughput = batch · Σ_w (N_w(end) − N_w(begin)) / (end − begin).
-//
-// With one worker this is batch·last/(end of step n − end of step n−last).
+// Ending when the first worker is done keeps the window free of the tail
+// in which fewer workers compete. begin and end are step ends themselves,
+// so the count has no rounding bias. With one worker this is
+// batch·last/(end of step n − end of step n−last).
 func Throughput(workers []StepTimes, batch, last int) (float64, error) {
 	if len(workers) == 0 {
 		return 0, fmt.Errorf("testbed: throughput: no workers")
@@ -41,47 +40,38 @@ func Throughput(workers []StepTimes, batch, last int) (float64, error) {
 	if last < 1 || last > n {
 		return 0, fmt.Errorf("testbed: throughput: average over %d of %d steps", last, n)
 	}
-	var begin, end int64 = math.MinInt64, math.MaxInt64
+	var ends []int64
+	first, firstDone := int64(math.MaxInt64), int64(math.MaxInt64)
 	for w, st := range workers {
 		if len(st.End) != n || len(st.Start) != n {
 			return 0, fmt.Errorf("testbed: throughput: worker %d has %d/%d step times, worker 0 has %d", w, len(st.Start), len(st.End), n)
 		}
-		if !sort.SliceIsSorted(st.End, func(i, j int) bool { return st.End[i] < st.End[j] }) {
+		if !slices.IsSorted(st.End) {
 			return 0, fmt.Errorf("testbed: throughput: worker %d step ends are not increasing", w)
 		}
-		b := st.Start[0]
-		if last < n {
-			b = st.End[n-last-1]
-		}
-		begin, end = max(begin, b), min(end, st.End[n-1])
+		ends = append(ends, st.End...)
+		first, firstDone = min(first, st.Start[0]), min(firstDone, st.End[n-1])
+	}
+	slices.Sort(ends)
+	warm := len(workers) * (n - last)
+	begin := first
+	if warm > 0 {
+		begin = ends[warm-1]
+	}
+	end := firstDone
+	if end <= begin {
+		end = ends[len(ends)-1]
 	}
 	if end <= begin {
-		return 0, fmt.Errorf("testbed: throughput: workers do not overlap in their last %d steps (window %d..%d ns)", last, begin, end)
+		return 0, fmt.Errorf("testbed: throughput: empty averaging window (%d..%d ns)", begin, end)
 	}
-	var steps float64
-	for _, st := range workers {
-		steps += completed(st, end) - completed(st, begin)
-	}
-	return float64(batch) * steps / (float64(end-begin) / 1e9), nil
-}
-
-// completed returns the steps worker st completed by time t, linearly
-// interpolated between step ends (from the first step's start).
-func completed(st StepTimes, t int64) float64 {
-	prev, count := st.Start[0], 0.0
-	if t <= prev {
-		return 0
-	}
-	for _, e := range st.End {
-		if t <= e {
-			if e == prev {
-				return count
-			}
-			return count + float64(t-prev)/float64(e-prev)
+	count := 0
+	for _, e := range ends {
+		if e <= end {
+			count++
 		}
-		prev, count = e, count+1
 	}
-	return count
+	return float64(batch) * float64(count-warm) / (float64(end-begin) / 1e9), nil
 }
 
 // MeanStd returns the mean and the sample standard deviation (n−1) of xs;
