@@ -107,8 +107,17 @@ func BenchmarkStepReader(b *testing.B) {
 	data := readAll(b, generate(b, 64<<20, 400))
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	cpu := cpuSeconds()
 	for b.Loop() {
 		drain(b, bytes.NewReader(data))
+	}
+	reportCPU(b, len(data), cpu)
+}
+
+// reportCPU reports MB per CPU second of the loop.
+func reportCPU(b *testing.B, size int, since float64) {
+	if used := cpuSeconds() - since; used > 0 {
+		b.ReportMetric(float64(size)*float64(b.N)/1e6/used, "MB/cpu-s")
 	}
 }
 
@@ -118,11 +127,13 @@ func BenchmarkRead(b *testing.B) {
 	data := readAll(b, generate(b, 64<<20, 400))
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	cpu := cpuSeconds()
 	for b.Loop() {
 		if _, _, err := Read(bytes.NewReader(data), "bench.json", trace.Meta{}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, len(data), cpu)
 }
 
 // BenchmarkStepReaderBoundedHeap streams a 500 MB timeline from the

@@ -7,11 +7,18 @@
 //
 // # Streaming
 //
-// EventReader walks the JSON with encoding/json's token API and decodes
-// one event at a time; StepReader keeps only the step being read, so a
-// timeline of any size is read in memory bounded by its largest step
-// (measured: see BenchmarkStepReaderBoundedHeap). Errors name the file,
-// the event index in traceEvents and the byte offset.
+// EventReader reads one event at a time through a reused buffer, checks
+// it with a one-pass JSON validator (fuzzed against encoding/json) and
+// picks its fields without building a map; StepReader keeps only the step
+// being read, so a timeline of any size is read in memory bounded by its
+// largest step. Errors name the file, the event index in traceEvents and
+// the byte offset. Measured (go test -bench, 2 shared cores): about 120
+// MB of timeline per CPU second (BenchmarkStepReader, 64 MB; 30–60 MB/s
+// wall time under load); a 500 MB timeline streamed from a generator
+// through StepReader peaks at 5.4 MiB of live heap
+// (BenchmarkStepReaderBoundedHeap; TestStreamingHeapIsBounded checks that
+// 24 MB needs no more heap than 4 MB, within 8 MB of GC slack).
+// encoding/json's Decoder, used first, ran at a quarter of that speed.
 //
 // # What is read
 //
