@@ -32,6 +32,8 @@ func Main(ctx context.Context, args []string, self Launcher, stdout, stderr io.W
 		return psMain(ctx, args[1:], stdout, stderr)
 	case "worker":
 		return workerMain(ctx, args[1:], stdout, stderr)
+	case "reduce":
+		return reduceMain(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -47,6 +49,8 @@ const usage = `usage:
         serve one parameter server until every worker is done
   pslab testbed worker -id w -ps host:port[,host:port] -steps n [-trace] [job flags]
         train and print the measurements as JSON
+  pslab testbed reduce -results dir -out dir -name n -bandwidth-mbit B [job flags]
+        turn worker results of hand-started runs (real hosts) into datasets
 Run 'pslab testbed <subcommand> -h' for the flags.
 `
 

@@ -93,7 +93,7 @@ func (o *Outcome) provenance(h Host) dataset.Provenance {
 			"testbed.date":               h.Date,
 			"testbed.go":                 runtime.Version(),
 			"testbed.grpc":               grpcVersion(),
-			"testbed.profile":            filepath.Base(c.Job(".", 1).Profile),
+			"testbed.profile":            filepath.Base(p.Job.Profile),
 			"testbed.profile_batch":      strconv.Itoa(p.Profile.Batch),
 			"testbed.batch":              strconv.Itoa(p.Batch),
 			"testbed.device_speed":       f(c.DeviceSpeed),

@@ -77,7 +77,7 @@ func (l Launcher) measure(ctx context.Context, net network, root string, c Confi
 	}
 	r := res[0]
 	o.Profile = Run{Workers: 1, Steps: []StepTimes{{Start: r.Start, End: r.End}}, Wall: time.Since(t0)}
-	if err := o.fromProfile(r, root); err != nil {
+	if err := o.fromProfile(r); err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Name, err)
 	}
 	fmt.Fprintf(progress, "%s: profiled %d steps in %v: S^D %.2f ms, S^W %.2f ms, S^U %.2f ms, S^S %.2f ms, α %.3g s/B, β %.3g s, WIN %d B\n",
@@ -112,7 +112,7 @@ func (l Launcher) measure(ctx context.Context, net network, root string, c Confi
 
 // fromProfile fills the trace, phases, overhead and window from the
 // profiling worker's result.
-func (o *Outcome) fromProfile(r *WorkerResult, root string) error {
+func (o *Outcome) fromProfile(r *WorkerResult) error {
 	c, p := o.Config, o.Plan
 	if len(r.Steps) != c.ProfileSteps {
 		return fmt.Errorf("profiling run recorded %d steps, want %d", len(r.Steps), c.ProfileSteps)

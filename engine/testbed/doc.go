@@ -1,0 +1,149 @@
+// Package testbed is pslab's source of *measured* data: a real
+// parameter-server (PS) training emulator whose PS and workers are separate
+// OS processes speaking gRPC over real TCP, in the way mascots18 (§III-A)
+// validated a sleep-based mimic of TensorFlow against TensorFlow. It
+// records what TensorFlow's profiler records for a 1-worker profile
+// (icpe20 §2, Fig. 6) and the W-worker throughput that the models of icpe20,
+// mascots18, cynthia and zhang predict, and writes both as Arrow datasets
+// with full provenance.
+//
+// # What runs
+//
+// `pslab testbed ps` serves the tensors of one PS; `pslab testbed worker`
+// trains; `pslab testbed run` (the coordinator) builds the network, starts
+// the processes of every run, measures and writes the datasets; `pslab
+// testbed reduce` turns results of runs started by hand into the same
+// datasets. Messages are raw bytes (a gRPC codec forced per call, nothing
+// registered globally, no protoc). A step of a worker is the op graph of
+// Plan, laid out op for op like zoo.Synthesize: per layer with parameters
+// a downlink and an uplink of its tensor (weights and biases together),
+// per layer a forward and a backward op on the worker, per tensor an update
+// on its PS. Tensors are placed on PS with placement.Greedy in topological
+// order (TensorFlow's greedy split; VGG-16's is uneven).
+//
+//   - Transport "multiplexed": at step start the worker opens one gRPC
+//     stream per tensor, in topological order, and HTTP/2 multiplexes them
+//     with flow control on. The initial stream and connection windows are
+//     set explicitly (Job.Window, Job.ConnWindow; the configurations use
+//     icpe20's WIN ≈ 28 MB × bytes_scale) and read back from the worker's
+//     SETTINGS and WINDOW_UPDATE frames into the dataset. Note: gRPC-Go's
+//     writer round-robins active streams in 16 KiB frames; it does not
+//     implement the chunk rule icpe20 observed in TensorFlow's gRPC
+//     (CATALOGUE B.1.4). What is measured is gRPC-Go's multiplexing.
+//   - Transport "ordered": per PS one stream on which the PS sends its
+//     tensors whole, one after the other, and one on which the worker sends
+//     its gradients whole, in the order they are computed; windows are
+//     2³¹−1 bytes, so flow control never blocks (recorded as window 0, "flow
+//     control off"). Downlink orders (DownlinkOrder): default = the request
+//     order, topological; tic = TICOrder, earliest use in the forward pass
+//     first (forward depth in ops from the input, ties topological; this is
+//     the one definition in this package — engine/sim orders by TicTac's
+//     transfer-count priority, and both agree on chains, so for AlexNet and
+//     VGG tic = default); reverse = tic reversed; random = one permutation
+//     seeded by Job.Seed, the same every step.
+//   - Sync "asp": the PS applies every gradient when it arrives (a real SGD
+//     update on float32 values) and serves the current parameters. "bsp":
+//     each PS accumulates the W gradients of a tensor, applies their mean,
+//     and serves step s+1's parameters only when every tensor it holds has
+//     all W gradients of step s (a per-PS barrier; TensorFlow's
+//     SyncReplicasOptimizer uses one token queue instead).
+//   - Compute is emulated by sleeping each op's PipeDream time (V100
+//     profiles in ../shared/datasets/pipedream-profiles) × batch/profile
+//     batch ÷ device_speed, one op at a time, ready ops first come first
+//     served (CATALOGUE I-11), to absolute deadlines chained from op to op
+//     with nanosleep(2), so the tens of µs of oversleep per op do not
+//     accumulate over hundreds of ops. Parsing is real: tensors are encoded
+//     and decoded as little-endian float32 on both sides.
+//
+// # Scale factors
+//
+// Tensor sizes are multiplied by bytes_scale and compute times divided by
+// device_speed, both recorded in every file. Every transfer and compute
+// time of the emulation is then 1/device_speed of its value on a cluster
+// of the profiled device with NIC bandwidth B/(bytes_scale·device_speed):
+// the emulation is that cluster, run device_speed times faster. The
+// configurations use B = 1 Gbit/s, bytes_scale = 1/400 and device_speed =
+// 40: a V100 cluster on 10 Gbit/s (icpe20's AWS GPU setting) run 40× faster,
+// so that the collection (24 configurations; an ASP one is 8,500 worker
+// steps) fits in under an hour on a 2-core machine. Not scaled: round-trip
+// times (tens of µs on veth), per-message costs of gRPC and parsing, and
+// the tbf queue. Relative to transfer times they are about 40× larger than
+// on the emulated cluster, which strengthens window-limited and per-tensor
+// effects (ResNet-50 has 107 tensors, Inception-v3 194).
+//
+// # Network
+//
+// `pslab testbed run` as root with iproute2 builds one network namespace
+// per host (pslab-<pid>-h<i>, address 10.77.0.<i+1>/24, inside the
+// namespace only) with a veth pair into a switch namespace holding a Linux
+// bridge, and shapes both ends of every veth with tc tbf at B (the host's
+// egress and its ingress; no netem): burst 1 ms of traffic (smaller bursts
+// starve tbf's timer on a loaded VM), queue 5 ms. Everything is removed on
+// success, error, SIGINT and SIGTERM; a run refuses to start while
+// namespaces named pslab-* exist and says to run scripts/netns-clean.sh.
+// Children get SIGKILL if the coordinator dies (Pdeathsig) and run at nice
+// −10 as root so that other work on a shared machine delays their sleeps
+// and transfers less (the load average at start and end is recorded).
+// Without root or iproute2, or if namespaces fail, every process runs on
+// 127.0.0.1 and each emulates its NIC with a token bucket per direction
+// shared by all its connections (Shaper), recorded as
+// network=loopback-token-bucket.
+//
+// # Measurement protocol (one configuration)
+//
+//  1. Profiling: 1 worker, profile_steps (100) steps. Worker 0 records the
+//     trace (dataset.TraceSchema, origin measured): a downlink starts when
+//     requested and ends when the tensor is parsed at the worker; an uplink
+//     starts when its gradient is computed and ends when the PS has parsed
+//     it; updates run on the PS. PS times are converted to the worker's
+//     clock with an NTP-style offset (best of 16 round trips).
+//  2. A wire dissector (the tap) on the worker's and the PS's sockets plays
+//     tcpdump + Wireshark: it parses HTTP/2 frames and gRPC message
+//     prefixes and records the first and last byte of every tensor at the
+//     receiver, and the SETTINGS window. From it: the parsing overhead
+//     α·bytes + β (FitOverhead, icpe20 §3.2.1: recorded end − last byte,
+//     least squares, both ≥ 0); WIN (icpe20 §3.2.2: from the HTTP/2
+//     headers); and mascots18's phase times (ExtractPhases, §III-A:
+//     transmissions measured directly, processing times from the gaps
+//     between them; with overlapping backward compute and uplinks, as in
+//     TensorFlow, S^U spans the whole gradient transmission).
+//  3. Throughput: for each W in workers, repetitions (3) runs of steps
+//     (100) steps each; a run's throughput is the time average over the
+//     last average (50) steps (icpe20 §4.1; window definition in
+//     Throughput, CATALOGUE I-16); mean and sample std over repetitions.
+//
+// Outputs, written only when the whole configuration succeeded, as one
+// directory renamed into place (WriteDir): trace.arrow, throughput.arrow
+// (dataset.MeasurementSchema), phases.arrow (dataset.PhasesSchema),
+// runs.arrow (RunsSchema, per repetition) and steps.arrow (StepsSchema,
+// every step's start and end). A dead worker (or PS) kills the run, the
+// error names it with the end of its stderr, and nothing is written.
+//
+// # Measuring your own cluster
+//
+// The same binary runs on real hosts by address; only `pslab testbed run`
+// needs namespaces. Give every process the same job flags (-profile,
+// -batch, -device-speed 1 and -bytes-scale 1 for real sizes, -servers,
+// -workers, -sync, -transport, -order, -window, -conn-window); a worker
+// whose job differs from its PS's is refused at registration.
+//
+//	# on each PS host i (0-based), for a run of W workers:
+//	pslab testbed ps -listen 0.0.0.0:7070 -index i -workers W [-tap] <job flags>
+//	# on each worker host w = 0..W-1:
+//	pslab testbed worker -id w -ps ps0:7070[,ps1:7070] -workers W -steps 100 \
+//	    -out w<W>-r<rep>-worker<w>.json <job flags>
+//
+// The PS exits when all W workers are done, so start it anew for each run.
+// First profile: W = 1 with -tap on every PS and -trace on the worker,
+// writing profile.json. Then the throughput runs (W = 1..N, a few
+// repetitions each), keeping the files w<W>-r<rep>-worker<w>.json in one
+// directory with profile.json, and finally
+//
+//	pslab testbed reduce -results dir -out datasets/<yours> -name <yours> \
+//	    -bandwidth-mbit <B from iperf> -network "<your network>" <job flags>
+//
+// which writes the five files above. Clocks of different hosts need not
+// agree: PS times are converted with the measured offset (its error is
+// within half the best round trip). Every pslab model can then be
+// evaluated on the new dataset.
+package testbed
