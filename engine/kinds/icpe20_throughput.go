@@ -380,6 +380,9 @@ func (p *tputParams) run(env *experiment.Env, c *tputCase, ws []int, cache map[s
 		return cv, nil
 	}
 	cfg := sim.Config{Steps: c.Steps, Warmup: p.Warmup, Link: sim.Link{Mode: mode, Order: order}, Seed: env.Spec.Seed}
+	if slices.Contains(p.Series, "events") {
+		cfg.Warmup = sim.NoWarmup // event counts need no measurement window
+	}
 	if cv.runs, err = sim.Sweep(tr, cfg, ws); err != nil {
 		return nil, fmt.Errorf("case %q: %w", c.ID, err)
 	}
