@@ -217,3 +217,23 @@ func TestRealTraces(t *testing.T) {
 		require.NoError(t, tr.Validate())
 	}
 }
+
+// TestSharedSequenceNumber: ops that create no autograd node keep the
+// sequence number, so aten::zero_ and aten::mul both carry 7; the node
+// (MulBackward0, 7) belongs to the later one, whatever the file order.
+func TestSharedSequenceNumber(t *testing.T) {
+	t.Parallel()
+	in := `[` +
+		`{"ph":"X","cat":"cpu_op","name":"aten::mul","pid":1,"tid":1,"ts":10,"dur":5,"args":{"Input Dims":[[4, 2]],"Sequence number":7}},` +
+		`{"ph":"X","cat":"cpu_op","name":"aten::zero_","pid":1,"tid":1,"ts":0,"dur":5,"args":{"Input Dims":[[4, 2]],"Sequence number":7}},` +
+		`{"ph":"X","cat":"cpu_op","name":"autograd::engine::evaluate_function: MulBackward0","pid":1,"tid":2,"ts":20,"dur":3,"args":{"Sequence number":7}}]`
+	p, rep, err := Read(strings.NewReader(in), "s.json", Options{})
+	require.NoError(t, err)
+	require.Equal(t, "cpu", rep.Clock)
+	require.Len(t, p.Layers, 2)
+	require.Equal(t, []string{"L000:aten::zero_", "L001:aten::mul"}, []string{p.Layers[0].Name, p.Layers[1].Name})
+	require.InDelta(t, 0, p.Layers[0].Backward, 0)
+	require.InDelta(t, 3e-6, p.Layers[1].Backward, 1e-15)
+	require.Equal(t, 4, p.Batch)
+	require.Equal(t, "whole trace", rep.Step)
+}

@@ -64,12 +64,14 @@ type Report struct {
 
 // layer is one layer of one step before averaging.
 type layer struct {
-	key      int64  // sequence number: forward order
-	name     string // op name
-	desc     string
-	fwd, bwd float64 // s
-	params   int64
-	lead     int64
+	key          int64  // sequence number: forward order
+	ts           int64  // start of the op, ns
+	backwardOnly bool   // from a backward op whose forward op is not in the step
+	name         string // op name
+	desc         string
+	fwd, bwd     float64 // s
+	params       int64
+	lead         int64
 }
 
 // Read streams a Kineto trace (.json or gzip-compressed .json.gz, by
@@ -153,7 +155,7 @@ func Read(r io.Reader, name string, opt Options) (*zoo.Profile, Report, error) {
 		rep.Forward += l.fwd
 		rep.Backward += l.bwd
 		rep.ParamBytes += l.params
-		if strings.HasPrefix(l.desc, "backward only") {
+		if l.backwardOnly {
 			rep.BackwardOnly++
 		} else {
 			rep.ForwardLayers++

@@ -33,10 +33,17 @@ func stepLayers(c *collected, a attribution, steps []span, clock string) []stepR
 		return float64(c.ops[i].end-c.ops[i].ts) / 1e9
 	}
 	isRootAt := func(i int) bool { return a.owner[i] == int32(i) }
+	// Ops that create no autograd node do not advance the sequence
+	// number, so several forward roots can carry the same s; the node with
+	// number s was created by the last of them (later ops see s+1).
 	seqOwner := map[int64]int32{}
 	for i := range c.ops {
 		op := &c.ops[i]
-		if o := a.owner[i]; o >= 0 && op.seq >= 0 && !op.backward && !c.ops[o].backward {
+		o := a.owner[i]
+		if o < 0 || op.seq < 0 || op.backward || c.ops[o].backward {
+			continue
+		}
+		if prev, ok := seqOwner[op.seq]; !ok || c.ops[o].ts > c.ops[prev].ts {
 			seqOwner[op.seq] = o
 		}
 	}
@@ -56,7 +63,7 @@ func stepLayers(c *collected, a attribution, steps []span, clock string) []stepR
 			desc += " " + op.dims
 		}
 		pos[int32(i)] = len(out[s].layers)
-		out[s].layers = append(out[s].layers, layer{key: op.seq, name: op.name, desc: desc,
+		out[s].layers = append(out[s].layers, layer{key: op.seq, ts: op.ts, name: op.name, desc: desc,
 			fwd: seconds(i), params: a.params[i], lead: op.lead})
 	}
 	for i := range c.ops {
@@ -79,11 +86,22 @@ func stepLayers(c *collected, a attribution, steps []span, clock string) []stepR
 			r.matched++
 			continue
 		}
-		r.layers = append(r.layers, layer{key: op.seq, name: "bwd:" + node,
+		r.layers = append(r.layers, layer{key: op.seq, ts: op.ts, backwardOnly: true, name: "bwd:" + node,
 			desc: "backward only (forward op not in the trace): " + node, bwd: seconds(i)})
 	}
 	for s := range out {
-		sort.SliceStable(out[s].layers, func(i, j int) bool { return out[s].layers[i].key < out[s].layers[j].key })
+		ls := out[s].layers
+		sort.SliceStable(ls, func(i, j int) bool {
+			// Sequence order; among equal numbers forward ops in time order,
+			// then backward-only layers.
+			if ls[i].key != ls[j].key {
+				return ls[i].key < ls[j].key
+			}
+			if ls[i].backwardOnly != ls[j].backwardOnly {
+				return !ls[i].backwardOnly
+			}
+			return !ls[i].backwardOnly && ls[i].ts < ls[j].ts
+		})
 	}
 	return out
 }
