@@ -36,11 +36,13 @@
 //     (backward). Every op below a root belongs to it.
 //   - Layers: one layer per forward root, named "L<i>:<op name>" with i
 //     its position, in sequence-number order (autograd's creation order,
-//     i.e. forward order). Each layer consumes the previous one: the trace
+//     i.e. forward order), ties in time order. Each layer consumes the previous one: the trace
 //     records no data flow between ops, so the layers form a chain.
 //   - Backward link: a backward root with sequence number s belongs to the
 //     forward root whose subtree holds an op with sequence number s, in the
-//     same step; its time is the layer's backward time. A backward root
+//     same step; its time is the layer's backward time. Ops that create no
+//     autograd node do not advance the number, so several forward roots
+//     may carry s: the node was created by the last of them in time. A backward root
 //     whose forward op is not in the trace (sampled traces drop events;
 //     TorchScript DifferentiableGraph ops) becomes a backward-only layer
 //     (Forward 0) at the position of s, so the step's backward compute is
