@@ -195,7 +195,7 @@ func openNetwork(ctx context.Context, mode string, hosts int, stderr io.Writer) 
 		if err != nil {
 			return nil, err
 		}
-		return nil, fmt.Errorf("testbed run: network namespaces of an earlier run are left: %s; remove them with scripts/netns-clean.sh", strings.Join(left, " "))
+		return nil, leftoverError(left)
 	}
 	n, err := newNetns(ctx, hosts)
 	if err != nil {

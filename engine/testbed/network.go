@@ -92,6 +92,12 @@ func Leftovers(ctx context.Context) ([]string, error) {
 	return left, nil
 }
 
+// leftoverError refuses to start next to existing pslab namespaces.
+func leftoverError(left []string) error {
+	return fmt.Errorf("testbed: network namespaces %s exist, left by an interrupted run or used by a run in progress; "+
+		"if no run is in progress, remove them with scripts/netns-clean.sh (or `ip netns del <name>` for each)", strings.Join(left, " "))
+}
+
 // netnsAvailable reports why namespaces cannot be used, or nil.
 func netnsAvailable() error {
 	if os.Geteuid() != 0 {
@@ -114,7 +120,7 @@ func newNetns(ctx context.Context, hosts int) (_ *netns, err error) {
 		return nil, err
 	}
 	if len(left) > 0 {
-		return nil, fmt.Errorf("testbed: network namespaces of an earlier run are left: %s; remove them with scripts/netns-clean.sh (or `ip netns del <name>` for each)", strings.Join(left, " "))
+		return nil, leftoverError(left)
 	}
 	tag := NamespacePrefix + strconv.Itoa(os.Getpid())
 	n := &netns{}
