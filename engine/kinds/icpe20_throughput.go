@@ -86,8 +86,12 @@ type tputCase struct {
 	// reported Fig. 25 panel table.
 	Panel string
 	// MeasuredModel is the model name in the measured dataset (default
-	// Model).
+	// Model, or the recorded trace's model).
 	MeasuredModel string `toml:"measured_model"`
+	// Measured names the input holding this case's measurements
+	// (dataset.MeasurementSchema); empty means the experiment's input
+	// "measured", if any.
+	Measured string
 }
 
 // tputCompare asks for the ratio of two cases' simulated curves.
@@ -196,10 +200,8 @@ func icpe20Throughput(ctx context.Context, env *experiment.Env) (*experiment.Res
 	if err := p.compare(env, res, curves, ws); err != nil {
 		return nil, err
 	}
-	if env.HasInput("measured") {
-		if err := p.measured(env, res, curves, ws); err != nil {
-			return nil, err
-		}
+	if err := p.measured(env, res, curves, ws); err != nil {
+		return nil, err
 	}
 	return res, nil
 }
@@ -372,6 +374,9 @@ func (p *tputParams) run(env *experiment.Env, c *tputCase, ws []int, cache map[s
 	order, _ := sim.ParseOrder(c.Order)
 	bw := tr.Meta.Bandwidth
 	cv := &tputCurve{c: *c}
+	if cv.c.MeasuredModel == "" {
+		cv.c.MeasuredModel = tr.Meta.Model
+	}
 	if cv.coarse, err = coarseFromTrace(tr); err != nil {
 		return nil, fmt.Errorf("case %q: %w", c.ID, err)
 	}

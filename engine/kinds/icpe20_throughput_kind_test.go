@@ -172,6 +172,11 @@ func TestThroughputKindMeasuredErrors(t *testing.T) {
 	require.Equal(t, 1.0, res.Metrics["error.violations.toy"])
 	require.InDelta(t, x2*0.8, seriesY(t, res, "toy: measured", 2), 1e-12)
 
+	// The same table named by the case instead of the experiment.
+	res, err = runTput(t, root, "meas2 = \"datasets/meas.arrow\"", toyCase+"measured = \"meas2\"\n")
+	require.NoError(t, err)
+	require.InDelta(t, e2, res.Metrics["error.max.toy"], 1e-9)
+
 	// An exception for panel b at W = 2 (30%) covers the 25% point.
 	require.NoError(t, bt.Append(int64(13), "b", int64(2), 30.0, "<=", "exception", "000"))
 	require.NoError(t, dataset.Write(filepath.Join(root, "datasets", "bounds.arrow"), bt, dataset.Allocator))

@@ -64,34 +64,48 @@ var (
 	orderName     = map[string]string{"fifo": "default", "tic": "tic", "reverse-tic": "reverse", "random": "random"}
 )
 
-// measured draws the measured throughput of each case (input "measured",
-// dataset.MeasurementSchema: rows with the case's measured model, batch,
-// PS count, asp, transport and order), the simulator's signed relative
-// error (pred − meas)/meas at each measured W, and the metrics
-// error.max.<id>, error.mean.<id> (percent, |error|) and, with input
-// "error_bounds" and params.figure, error.excess.<id>: the largest
-// |error| − bound over the measured W in percentage points (≤ 0 when
-// every point meets the paper's claimed bound, version 000), and
+// measured draws the measured throughput of each case (its input
+// case.measured, or the experiment's input "measured"; a
+// dataset.MeasurementSchema table whose rows with the case's measured
+// model, batch, PS count, asp, transport and order are used), the
+// simulator's signed relative error (pred − meas)/meas at each measured W,
+// and the metrics error.max.<id>, error.mean.<id> (percent, |error|) and,
+// with input "error_bounds" and params.figure, error.excess.<id>: the
+// largest |error| − bound over the measured W in percentage points (≤ 0
+// when every point meets the paper's claimed bound, version 000), and
 // error.violations.<id>, the number of points that miss it.
 func (p *tputParams) measured(env *experiment.Env, res *experiment.Result, curves []*tputCurve, ws []int) error {
-	mt, err := env.Input("measured", dataset.MeasurementSchema)
-	if err != nil {
-		return err
-	}
 	var bt *dataset.Table
 	if env.HasInput("error_bounds") {
 		if p.Figure == 0 {
 			return env.Errorf("figure", "input error_bounds needs params.figure (the paper figure number)")
 		}
+		var err error
 		if bt, err = env.Input("error_bounds", errorBounds); err != nil {
 			return err
 		}
 	}
-	model, batch, ps, sync := mt.Strings("model"), mt.Ints("batch"), mt.Ints("ps"), mt.Strings("sync")
-	transport, order, workers := mt.Strings("transport"), mt.Strings("order"), mt.Ints("workers")
-	tput, std := mt.Floats("throughput"), mt.Floats("throughput_std")
+	tables := map[string]*dataset.Table{}
 	for _, cv := range curves {
 		c := cv.c
+		input := c.Measured
+		if input == "" {
+			if !env.HasInput("measured") {
+				continue
+			}
+			input = "measured"
+		}
+		mt, ok := tables[input]
+		if !ok {
+			var err error
+			if mt, err = env.Input(input, dataset.MeasurementSchema); err != nil {
+				return err
+			}
+			tables[input] = mt
+		}
+		model, batch, ps, sync := mt.Strings("model"), mt.Ints("batch"), mt.Ints("ps"), mt.Strings("sync")
+		transport, order, workers := mt.Strings("transport"), mt.Strings("order"), mt.Ints("workers")
+		tput, std := mt.Floats("throughput"), mt.Floats("throughput_std")
 		idx := map[int]int{}
 		for i := range model {
 			if model[i] != c.MeasuredModel || int(batch[i]) != c.Batch || int(ps[i]) != c.Servers || sync[i] != "asp" ||
