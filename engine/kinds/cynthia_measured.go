@@ -18,32 +18,42 @@ type cynthiaMeasuredParams struct {
 	Bandwidth float64
 }
 
-// cynthiaTestbedProfile turns a 1-worker phase profile (S^W, S^U, S^S,
-// S^D in seconds, dataset.PhasesSchema) into a Cynthia workload, the way
-// Cynthia profiles on one baseline worker (§3), in units where the
-// profiling worker's CPU is c_base = c_wk = c_ps = 1 "FLOP/s":
+// cynthiaTestbedProfile is Cynthia's 30-iteration profile (§3) taken from
+// a testbed's 1-worker run, in units where the profiling worker's CPU is
+// c_base = c_wk = c_ps = 1 "FLOP/s":
 //
-//	w_iter = S^W (the iteration's work in profiling-worker seconds)
-//	g      = (S^U + S^D)·b/2, so that Eq. 5's 2g/b is the measured transfer time
-//	b_prof = 2g/cycle and c_prof = S^S/cycle, cycle = S^W+S^U+S^S+S^D
+//	w_iter = t_base: the compute time of one step (metadata testbed.step_compute_s)
+//	g      = bytes each way per step (metadata testbed.model_bytes)
+//	cycle  = batch / X(1): the measured 1-worker step time
+//	b_prof = 2g/cycle, the PS's network throughput while profiling
+//	c_prof = S^S/cycle, the PS's CPU busy fraction (S^S from the phases)
 //
 // b_prof counts both directions against one b_ps, as Eq. 5's 2g/b does
 // (Table 4's VGG-19 b_prof ≈ 2g/t_iter). For BSP the testbed's batch is per
 // worker (weak scaling) while Eq. 4 splits a global batch (C-11), so
-// workload(n) uses w_iter = n·S^W and a global batch of n·batch.
+// workload(n) uses w_iter = n·t_base and a global batch of n·batch.
 type cynthiaTestbedProfile struct {
 	sw, g, bProf, cProf float64
 	batch               int64
 }
 
-func testbedProfile(ph *dataset.Table, row int, b float64) (cynthiaTestbedProfile, error) {
-	sw, su, ss, sd := ph.Floats("s_w")[row], ph.Floats("s_u")[row], ph.Floats("s_s")[row], ph.Floats("s_d")[row]
-	cycle := sw + su + ss + sd
-	if !(sw > 0) || !(cycle > 0) {
-		return cynthiaTestbedProfile{}, fmt.Errorf("phases of %q: S^W = %v s and the cycle %v s must be > 0", ph.Strings("job")[row], sw, cycle)
+// testbedProfile builds the profile from the measured dataset's metadata,
+// its 1-worker row i1 and phase row j.
+func testbedProfile(meas, ph *dataset.Table, i1, j int) (cynthiaTestbedProfile, error) {
+	var v [2]float64
+	for k, key := range []string{"testbed.step_compute_s", "testbed.model_bytes"} {
+		f, err := strconv.ParseFloat(meas.Provenance.Extra[key], 64)
+		if err != nil || !(f > 0) || math.IsInf(f, 0) {
+			return cynthiaTestbedProfile{}, fmt.Errorf("metadata %s = %q: want a positive number", key, meas.Provenance.Extra[key])
+		}
+		v[k] = f
 	}
-	g := (su + sd) * b / 2
-	return cynthiaTestbedProfile{sw: sw, g: g, bProf: 2 * g / cycle, cProf: ss / cycle, batch: ph.Ints("batch")[row]}, nil
+	x1, batch := meas.Floats("throughput")[i1], meas.Ints("batch")[i1]
+	if !(x1 > 0) {
+		return cynthiaTestbedProfile{}, fmt.Errorf("1-worker throughput %v: want > 0", x1)
+	}
+	cycle := float64(batch) / x1
+	return cynthiaTestbedProfile{sw: v[0], g: v[1], bProf: 2 * v[1] / cycle, cProf: ph.Floats("s_s")[j] / cycle, batch: batch}, nil
 }
 
 func (p cynthiaTestbedProfile) workload(sync cynthia.Sync, n int) cynthia.Workload {
@@ -56,10 +66,11 @@ func (p cynthiaTestbedProfile) workload(sync cynthia.Sync, n int) cynthia.Worklo
 }
 
 // cynthiaMeasured predicts measured throughputs (input measured,
-// dataset.MeasurementSchema, sync asp or bsp) with Cynthia's model from the
-// 1-worker phase profile of the same model and batch (input phases), and
-// records the relative error of every point and its mean and maximum per
-// sync mechanism.
+// dataset.MeasurementSchema with testbed metadata, sync asp or bsp) with
+// Cynthia's model profiled from the 1-worker run of the same model, batch
+// and PS count (and its phases, input phases), and records the relative
+// error of every point and its mean and maximum per sync mechanism. The
+// 1-worker point is the profiling run itself.
 func cynthiaMeasured(_ context.Context, env *experiment.Env) (*experiment.Result, error) {
 	var p cynthiaMeasuredParams
 	if err := env.Params(&p); err != nil {
@@ -88,18 +99,27 @@ func cynthiaMeasured(_ context.Context, env *experiment.Env) (*experiment.Result
 	sum, worst, count := map[string]float64{}, map[string]float64{}, map[string]int{}
 	for i := range meas.Len() {
 		model, batch, n, ps, syncName := meas.Strings("model")[i], meas.Ints("batch")[i], int(meas.Ints("workers")[i]), int(meas.Ints("ps")[i]), meas.Strings("sync")[i]
-		j := -1
+		j, i1 := -1, -1
 		for k := range ph.Len() {
 			if ph.Strings("job")[k] == model && ph.Ints("batch")[k] == batch {
 				j = k
 			}
 		}
+		for k := range meas.Len() {
+			if meas.Strings("model")[k] == model && meas.Ints("batch")[k] == batch && meas.Ints("ps")[k] == int64(ps) &&
+				meas.Strings("sync")[k] == syncName && meas.Ints("workers")[k] == 1 {
+				i1 = k
+			}
+		}
 		if j < 0 {
 			return nil, env.Spec.Errorf([]string{"inputs", "phases"}, "no phase profile for %s at batch %d", model, batch)
 		}
-		prof, err := testbedProfile(ph, j, b)
+		if i1 < 0 {
+			return nil, env.Spec.Errorf([]string{"inputs", "measured"}, "no 1-worker run of %s at batch %d (%s, %d PS) to profile from", model, batch, syncName, ps)
+		}
+		prof, err := testbedProfile(meas, ph, i1, j)
 		if err != nil {
-			return nil, env.Spec.Errorf([]string{"inputs", "phases"}, "%v", err)
+			return nil, env.Spec.Errorf([]string{"inputs", "measured"}, "%v", err)
 		}
 		sync, err := parseSync(syncName)
 		if err != nil {
@@ -132,6 +152,6 @@ func cynthiaMeasured(_ context.Context, env *experiment.Env) (*experiment.Result
 		res.Metric("max_abs_error."+s, worst[s])
 		res.Note("%s: mean |error| %.1f%%, max %.1f%% over %d points", s, 100*sum[s]/float64(count[s]), 100*worst[s], count[s])
 	}
-	res.Note("Cynthia profile from the 1-worker phases: w_iter = S^W, 2g/b = S^U + S^D, b_prof = 2g/cycle, c_prof = S^S/cycle (c = 1), b_ps = %.4g bytes/s", b)
+	res.Note("Cynthia profile from the 1-worker run: w_iter = step compute time, g = model bytes, b_prof = 2g/cycle, c_prof = S^S/cycle (c = 1), b_ps = %.4g bytes/s", b)
 	return res, nil
 }

@@ -218,14 +218,15 @@ loss = [0.8]
 func TestCynthiaMeasuredHandValues(t *testing.T) {
 	t.Parallel()
 	ph := dataset.NewTable(dataset.PhasesSchema, dataset.Provenance{})
-	// cycle 0.15 s; b = 1e6 B/s: g = 0.04·1e6/2 = 20 kB, b_prof = 40e3/0.15, c_prof = 0.01/0.15.
-	require.NoError(t, ph.Append("toy", 32, 0.1, 0.02, 0.01, 0.02, dataset.Measured))
-	m := dataset.NewTable(dataset.MeasurementSchema, dataset.Provenance{Extra: map[string]string{"testbed.bandwidth_bps": "1e6"}})
+	require.NoError(t, ph.Append("toy", 32, 0.09, 0.02, 0.01, 0.02, dataset.Measured))
+	// t_base = 0.1 s, g = 20 kB, b = 1 MB/s: 2g/b = 0.04 s.
+	m := dataset.NewTable(dataset.MeasurementSchema, dataset.Provenance{Extra: map[string]string{
+		"testbed.bandwidth_bps": "1e6", "testbed.step_compute_s": "0.1", "testbed.model_bytes": "20000"}})
 	for _, r := range []struct {
 		n    int
 		sync string
 		x    float64
-	}{{2, "asp", 400}, {5, "asp", 1000}, {3, "bsp", 800}} {
+	}{{1, "asp", 200}, {2, "asp", 400}, {5, "asp", 1000}, {1, "bsp", 320}, {3, "bsp", 800}} {
 		require.NoError(t, m.Append("t", "p", "toy", 32, r.n, 1, r.sync, "multiplexed", "default", r.x, 1.0, 50, 0))
 	}
 	res, err := runCynthiaSpec(t, cynthiaMeasured, `id = "cynthia-t"
@@ -242,11 +243,32 @@ x_label = "workers"
 y_label = "throughput (examples/s)"
 `, map[string]*dataset.Table{"m.arrow": m, "p.arrow": ph})
 	require.NoError(t, err)
-	// ASP, 2 workers: no bottleneck (2·266.7 kB/s < 1 MB/s), X = 2·32/0.14.
+	// ASP: cycle = 32/200 = 0.16 s, b_prof = 40e3/0.16 = 250 kB/s. 1 and 2
+	// workers: no bottleneck, X = n·32/0.14.
+	require.InDelta(t, 32/0.14/200-1, res.Metrics["error.toy.b32.asp.ps1.w1"], 1e-12)
 	require.InDelta(t, 2*32/0.14/400-1, res.Metrics["error.toy.b32.asp.ps1.w2"], 1e-12)
-	// ASP, 5 workers: u = 1e6/(5·40e3/0.15) = 0.75, t_iter = 0.1/0.75 + 0.04.
-	require.InDelta(t, 5*32/(0.1/0.75+0.04)/1000-1, res.Metrics["error.toy.b32.asp.ps1.w5"], 1e-12)
-	// BSP, 3 workers (batch per worker): t_comp = 0.1, t_comm = 3·0.04 = 0.12.
+	// 5 workers: u = 1e6/(5·250e3) = 0.8, t_iter = 0.1/0.8 + 0.04.
+	require.InDelta(t, 5*32/0.165/1000-1, res.Metrics["error.toy.b32.asp.ps1.w5"], 1e-12)
+	// BSP: cycle = 0.1 s, b_prof = 400 kB/s; 3 workers (batch per worker, w_iter = 3·0.1):
+	// u = 1e6/1.2e6, t_comp = 0.3/(3u) = 0.12 = t_comm = 3·0.04: X = 96/0.12 = 800.
 	require.InDelta(t, 0, res.Metrics["error.toy.b32.bsp.ps1.w3"], 1e-12)
-	require.InDelta(t, (2*32/0.14/400-1+1-5*32/(0.1/0.75+0.04)/1000)/2, res.Metrics["mean_abs_error.asp"], 1e-12)
+	require.InDelta(t, (2*(32/0.14/200-1)+1-5*32/0.165/1000)/3, res.Metrics["mean_abs_error.asp"], 1e-12)
+
+	// Without a 1-worker run there is no profile.
+	m2 := dataset.NewTable(dataset.MeasurementSchema, m.Provenance)
+	require.NoError(t, m2.Append("t", "p", "toy", 32, 2, 1, "asp", "multiplexed", "default", 400.0, 1.0, 50, 0))
+	_, err = runCynthiaSpec(t, cynthiaMeasured, `id = "cynthia-t"
+title = "t"
+paper = "cynthia"
+kind = "cynthia-measured"
+description = "t"
+status = "partial"
+[inputs]
+measured = "m.arrow"
+phases = "p.arrow"
+[plot]
+x_label = "workers"
+y_label = "throughput (examples/s)"
+`, map[string]*dataset.Table{"m.arrow": m2, "p.arrow": ph})
+	require.ErrorContains(t, err, "no 1-worker run of toy")
 }
