@@ -34,8 +34,8 @@ type MeasuredOptions struct {
 	Window int64
 }
 
-// measuredColumns are the CSV columns the importer knows: every
-// MeasurementSchema column.
+// measuredColumn returns the MeasurementSchema column a CSV header names:
+// every schema column is a known CSV column.
 func measuredColumn(name string) (dataset.Column, bool) {
 	i := dataset.MeasurementSchema.Index(name)
 	if i < 0 {

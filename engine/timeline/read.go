@@ -13,10 +13,11 @@ import (
 
 // Report summarizes an import.
 type Report struct {
-	Files int
-	Counts
-	Steps int
-	// Per-step op counts of the imported trace.
+	Files  int // timelines read
+	Counts     // what the step readers saw, summed over files
+	Steps  int // steps imported
+	// Ops, Downlinks, Uplinks, WorkerOps and PSOps count the ops of one
+	// step of the imported trace.
 	Ops, Downlinks, Uplinks, WorkerOps, PSOps int
 	// DownBytes and UpBytes are the bytes transferred per step.
 	DownBytes, UpBytes int64
