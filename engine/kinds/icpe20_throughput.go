@@ -4,16 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
-	"pslab/engine/dataset"
 	"pslab/engine/experiment"
 	"pslab/engine/mva"
 	"pslab/engine/sim"
-	"pslab/engine/trace"
 	"pslab/engine/zoo"
 )
 
@@ -150,8 +146,27 @@ type tputCurve struct {
 
 // icpe20Throughput predicts throughput vs workers for each case with the
 // icpe20 simulator on a 1-worker trace synthesized from a real layer
-// profile, and with the coarse models of icpe20 §4.4 (Lin et al.'s MVA,
-// Cynthia's formula and its T_C/2 variant) on the same trace.
+// profile (zoo.Synthesize; or a recorded trace), and with the coarse
+// models of icpe20 §4.4 (Lin et al.'s MVA, Cynthia's formula and its T_C/2
+// variant) on the same trace (CATALOGUE §A.1 Figs. 2, 3, 13-22, 25,
+// §B.1.7). Decisions:
+//
+//   - Simulator: sim.Sweep with the sim package's I-16 window (50 step
+//     completions of all workers excluded); Steps per worker may be below
+//     the paper's 1000 where an experiment says why.
+//   - Lin et al. (I-18: the variant is not printed): mva.Curve over the
+//     tcpdump phases of coarseFromTrace, hybrid by default (mascots18's own
+//     proposal), exact or approximate on request; 1 PS only.
+//   - Cynthia (I-23): cynthia.ICPE with T_p = the worker's busy time per
+//     step, T_C = one direction's bytes / bandwidth and U_1 = bytes moved
+//     both ways / bandwidth / step time; the T_C/2 variant is
+//     cynthia.ICPE.HalvedTC. All three are trace means.
+//   - Knee (Fig. 2): the first swept W whose next point gains less than
+//     knee_epsilon (saturationKnee).
+//   - Link bound: batch · bandwidth / bytes per step through the busiest
+//     PS NIC; a derived ceiling for every curve.
+//   - Measured data (tputParams.measured): signed relative errors per point and
+//     the version-000 error bounds of icpe20 (I-19).
 func icpe20Throughput(ctx context.Context, env *experiment.Env) (*experiment.Result, error) {
 	p := tputParams{
 		tputSettings: tputSettings{Transport: "multiplex", Order: "fifo", Servers: 1, DeviceSpeed: 1, BandwidthGbps: 10, WindowMB: 28},
@@ -204,26 +219,6 @@ func icpe20Throughput(ctx context.Context, env *experiment.Env) (*experiment.Res
 		return nil, err
 	}
 	return res, nil
-}
-
-// tputWorkers returns the swept worker counts: integers ≥ 1, ascending.
-func tputWorkers(env *experiment.Env) ([]int, error) {
-	sw := env.Spec.Sweep
-	if sw.Var != "workers" {
-		return nil, env.Spec.Errorf([]string{"sweep"}, "sweep var %q: this kind sweeps \"workers\"", sw.Var)
-	}
-	var ws []int
-	for _, x := range sw.Points() {
-		w := int(x)
-		if float64(w) != x || w < 1 || (len(ws) > 0 && w <= ws[len(ws)-1]) {
-			return nil, env.Spec.Errorf([]string{"sweep"}, "workers %v: want ascending integers ≥ 1", sw.Points())
-		}
-		ws = append(ws, w)
-	}
-	if len(ws) == 0 {
-		return nil, env.Spec.Errorf([]string{"sweep"}, "no worker counts")
-	}
-	return ws, nil
 }
 
 // check validates the parameters and fills the cases' settings.
@@ -296,72 +291,6 @@ func (p *tputParams) check(env *experiment.Env) error {
 		}
 	}
 	return nil
-}
-
-// profile loads (once per run) the layer profile of input name.
-func tputProfile(env *experiment.Env, name string, cache map[string]*zoo.Profile) (*zoo.Profile, error) {
-	if pr, ok := cache[name]; ok {
-		return pr, nil
-	}
-	path, err := env.InputPath(name)
-	if err != nil {
-		return nil, err
-	}
-	var pr *zoo.Profile
-	if strings.HasSuffix(path, ".arrow") {
-		t, err := env.Input(name, zoo.ProfileSchema)
-		if err != nil {
-			return nil, err
-		}
-		if pr, err = zoo.ProfileFromTable(t); err != nil {
-			return nil, env.Spec.Errorf([]string{"inputs", name}, "input %q: %v", name, err)
-		}
-	} else {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, env.Spec.Errorf([]string{"inputs", name}, "input %q: %v", name, err)
-		}
-		defer f.Close()
-		if pr, err = zoo.Parse(f, filepath.Base(path)); err != nil {
-			return nil, env.Spec.Errorf([]string{"inputs", name}, "input %q: %v", name, err)
-		}
-	}
-	cache[name] = pr
-	return pr, nil
-}
-
-// trace returns the case's 1-worker trace: the recorded one, or one
-// synthesized from the layer profile with the case's settings.
-func (p *tputParams) trace(env *experiment.Env, c *tputCase, cache map[string]*zoo.Profile) (*trace.Trace, error) {
-	if c.Trace != "" {
-		t, err := env.Input(c.Trace, dataset.TraceSchema)
-		if err != nil {
-			return nil, err
-		}
-		tr, err := dataset.ToTrace(t)
-		if err != nil {
-			return nil, env.Spec.Errorf([]string{"inputs", c.Trace}, "input %q: %v", c.Trace, err)
-		}
-		if tr.Meta.Batch != c.Batch || max(tr.Meta.Servers, 1) != c.Servers {
-			return nil, env.Errorf("case", "case %q: batch %d and %d PS, but trace %q was recorded at batch %d with %d PS", c.ID, c.Batch, c.Servers, c.Trace, tr.Meta.Batch, tr.Meta.Servers)
-		}
-		return tr, nil
-	}
-	pr, err := tputProfile(env, c.Model, cache)
-	if err != nil {
-		return nil, err
-	}
-	opt := zoo.Options{Steps: p.ProfileSteps, Servers: c.Servers, Batch: c.Batch, DeviceSpeed: c.DeviceSpeed,
-		Bandwidth: c.BandwidthGbps * 1e9 / 8, Alpha: p.AlphaNsPerByte * 1e-9, Beta: p.BetaUs * 1e-6, Jitter: p.Jitter,
-		UpdateTime: p.UpdateNsPerByte * 1e-9, Seed: env.Spec.Seed}
-	if c.Transport == "multiplex" {
-		opt.Window = int64(math.Round(c.WindowMB * 1e6))
-	}
-	tr, err := zoo.Synthesize(pr, opt)
-	if err != nil {
-		return nil, fmt.Errorf("case %q: %w", c.ID, err)
-	}
-	return tr, nil
 }
 
 // run gets the case's 1-worker trace and simulates every W.
