@@ -24,7 +24,9 @@ type cynthiaMeasuredParams struct {
 //
 //	w_iter = t_base: the compute time of one step (metadata testbed.step_compute_s)
 //	g      = bytes each way per step (metadata testbed.model_bytes)
-//	cycle  = batch / X(1): the measured 1-worker step time
+//	cycle  = the 1-worker step time: the mean step of the profiling run
+//	         (optional input steps, run "profile", step 0 left out as
+//	         warm-up), else batch / X(1) from the measured 1-worker row
 //	b_prof = 2g/cycle, the PS's network throughput while profiling
 //	c_prof = S^S/cycle, the PS's CPU busy fraction (S^S from the phases)
 //
@@ -37,9 +39,33 @@ type cynthiaTestbedProfile struct {
 	batch               int64
 }
 
+// testbedSteps are the columns read from a testbed steps file.
+var testbedSteps = &dataset.Schema{Name: "testbed-steps", Columns: []dataset.Column{
+	{Name: "run", Type: dataset.String},
+	{Name: "step", Type: dataset.Int64, Rule: dataset.NonNegative},
+	{Name: "start_ns", Type: dataset.Int64, Rule: dataset.NonNegative, Unit: "ns"},
+	{Name: "end_ns", Type: dataset.Int64, Rule: dataset.NonNegative, Unit: "ns"},
+}}
+
+// profileCycle is the mean step time in seconds of the 1-worker profiling
+// run in a steps table, leaving out step 0 (warm-up).
+func profileCycle(st *dataset.Table) (float64, error) {
+	first, last, n := int64(math.MaxInt64), int64(0), 0
+	for i, run := range st.Strings("run") {
+		if run != "profile" || st.Ints("step")[i] == 0 {
+			continue
+		}
+		first, last, n = min(first, st.Ints("start_ns")[i]), max(last, st.Ints("end_ns")[i]), n+1
+	}
+	if n == 0 || last <= first {
+		return 0, fmt.Errorf("no profiling steps after step 0")
+	}
+	return float64(last-first) / float64(n) / 1e9, nil
+}
+
 // testbedProfile builds the profile from the measured dataset's metadata,
-// its 1-worker row i1 and phase row j.
-func testbedProfile(meas, ph *dataset.Table, i1, j int) (cynthiaTestbedProfile, error) {
+// the 1-worker step time cycle (0: from the 1-worker row i1) and phase row j.
+func testbedProfile(meas, ph *dataset.Table, i1, j int, cycle float64) (cynthiaTestbedProfile, error) {
 	var v [2]float64
 	for k, key := range []string{"testbed.step_compute_s", "testbed.model_bytes"} {
 		f, err := strconv.ParseFloat(meas.Provenance.Extra[key], 64)
@@ -48,11 +74,17 @@ func testbedProfile(meas, ph *dataset.Table, i1, j int) (cynthiaTestbedProfile, 
 		}
 		v[k] = f
 	}
-	x1, batch := meas.Floats("throughput")[i1], meas.Ints("batch")[i1]
-	if !(x1 > 0) {
-		return cynthiaTestbedProfile{}, fmt.Errorf("1-worker throughput %v: want > 0", x1)
+	batch := ph.Ints("batch")[j]
+	if cycle == 0 {
+		if i1 < 0 {
+			return cynthiaTestbedProfile{}, fmt.Errorf("no 1-worker run of %s at batch %d to profile from (give the steps input)", ph.Strings("job")[j], batch)
+		}
+		x1 := meas.Floats("throughput")[i1]
+		if !(x1 > 0) {
+			return cynthiaTestbedProfile{}, fmt.Errorf("1-worker throughput %v: want > 0", x1)
+		}
+		cycle = float64(batch) / x1
 	}
-	cycle := float64(batch) / x1
 	return cynthiaTestbedProfile{sw: v[0], g: v[1], bProf: 2 * v[1] / cycle, cProf: ph.Floats("s_s")[j] / cycle, batch: batch}, nil
 }
 
@@ -69,8 +101,7 @@ func (p cynthiaTestbedProfile) workload(sync cynthia.Sync, n int) cynthia.Worklo
 // dataset.MeasurementSchema with testbed metadata, sync asp or bsp) with
 // Cynthia's model profiled from the 1-worker run of the same model, batch
 // and PS count (and its phases, input phases), and records the relative
-// error of every point and its mean and maximum per sync mechanism. The
-// 1-worker point is the profiling run itself.
+// error of every point and its mean and maximum per sync mechanism.
 func cynthiaMeasured(_ context.Context, env *experiment.Env) (*experiment.Result, error) {
 	var p cynthiaMeasuredParams
 	if err := env.Params(&p); err != nil {
@@ -94,6 +125,16 @@ func cynthiaMeasured(_ context.Context, env *experiment.Env) (*experiment.Result
 	if !(b > 0) || math.IsInf(b, 0) {
 		return nil, env.Errorf("bandwidth", "bandwidth must be a positive number of bytes/s, got %v", b)
 	}
+	cycle := 0.0
+	if env.HasInput("steps") {
+		st, err := env.Input("steps", testbedSteps)
+		if err != nil {
+			return nil, err
+		}
+		if cycle, err = profileCycle(st); err != nil {
+			return nil, env.Spec.Errorf([]string{"inputs", "steps"}, "%v", err)
+		}
+	}
 	node := cynthia.Instance{Name: "testbed", CPU: 1, Bandwidth: b}
 	res := experiment.NewResult()
 	sum, worst, count := map[string]float64{}, map[string]float64{}, map[string]int{}
@@ -114,10 +155,7 @@ func cynthiaMeasured(_ context.Context, env *experiment.Env) (*experiment.Result
 		if j < 0 {
 			return nil, env.Spec.Errorf([]string{"inputs", "phases"}, "no phase profile for %s at batch %d", model, batch)
 		}
-		if i1 < 0 {
-			return nil, env.Spec.Errorf([]string{"inputs", "measured"}, "no 1-worker run of %s at batch %d (%s, %d PS) to profile from", model, batch, syncName, ps)
-		}
-		prof, err := testbedProfile(meas, ph, i1, j)
+		prof, err := testbedProfile(meas, ph, i1, j, cycle)
 		if err != nil {
 			return nil, env.Spec.Errorf([]string{"inputs", "measured"}, "%v", err)
 		}
