@@ -25,7 +25,13 @@ type schedParams struct {
 	// Nodes is W, the cluster size (mascots18 §V-B: 100).
 	Nodes int
 	// MVA is the throughput model solved on each DNN's phases: "exact"
-	// (default) or "approximate" (CATALOGUE M-4 / I-18: not stated).
+	// (default) or "approximate". The paper does not name the variant of
+	// its simulations (CATALOGUE I-18, M-12). Exact MVA (PS links) is the
+	// default: it approaches the printed AlexNet limit "4.8" from below
+	// (4.81; approximate MVA reaches the bound 4.86) and it is monotone in
+	// the workers, which the KNEE and HELL tables and the JSQ-Chunk size
+	// reduction assume (approximate MVA need not be, M-8; use
+	// full_chunk_search with it).
 	MVA string `toml:"mva"`
 	// EpochsVariance is the variance of the Gaussian number of epochs
 	// (epochs², §V-B "variance equal to 2", M-6).
