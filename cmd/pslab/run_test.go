@@ -12,11 +12,14 @@ import (
 
 const root = "../.."
 
-func TestCheckAllExperiments(t *testing.T) {
+// TestCheck runs one experiment through the CLI (every experiment runs in
+// engine/kinds' TestExperiments).
+func TestCheck(t *testing.T) {
 	var out, errb bytes.Buffer
-	err := Run(context.Background(), []string{"check", "-root", root}, &out, &errb)
+	err := Run(context.Background(), []string{"check", "-root", root, "-v", filepath.Join(root, "experiments", "icpe20", "fig23.toml")}, &out, &errb)
 	require.NoError(t, err, errb.String())
-	require.Contains(t, out.String(), "0 failed")
+	require.Contains(t, out.String(), "1 experiments, 4 checks, 0 recorded deviations, 0 failed")
+	require.Contains(t, errb.String(), "pass: total_MiB.ps1")
 }
 
 func TestMalformedExperimentGetsFileLine(t *testing.T) {
