@@ -9,6 +9,7 @@ import (
 
 	"pslab/engine/experiment"
 	"pslab/engine/mva"
+	"pslab/engine/predict"
 	"pslab/engine/sim"
 	"pslab/engine/zoo"
 )
@@ -138,7 +139,7 @@ var tputLinVariants = map[string]mva.Variant{"exact": mva.Exact, "approximate": 
 // tputCurve is the computed curve set of one case.
 type tputCurve struct {
 	c      tputCase
-	coarse coarseProfile
+	coarse predict.Coarse
 	runs   []sim.Result
 	sim    []float64 // examples/s per worker count
 	bound  float64   // link bound, examples/s
@@ -155,14 +156,14 @@ type tputCurve struct {
 //     completions of all workers excluded); Steps per worker may be below
 //     the paper's 1000 where an experiment says why.
 //   - Lin et al. (I-18: the variant is not printed): mva.Curve over the
-//     tcpdump phases of coarseFromTrace, hybrid by default (mascots18's own
+//     tcpdump phases of predict.FromTrace, hybrid by default (mascots18's own
 //     proposal), exact or approximate on request; 1 PS only.
 //   - Cynthia (I-23): cynthia.ICPE with T_p = the worker's busy time per
 //     step, T_C = one direction's bytes / bandwidth and U_1 = bytes moved
 //     both ways / bandwidth / step time; the T_C/2 variant is
 //     cynthia.ICPE.HalvedTC. All three are trace means.
 //   - Knee (Fig. 2): the first swept W whose next point gains less than
-//     knee_epsilon (saturationKnee).
+//     knee_epsilon (predict.Knee).
 //   - Link bound: batch · bandwidth / bytes per step through the busiest
 //     PS NIC; a derived ceiling for every curve.
 //   - Measured data (tputParams.measured): signed relative errors per point and
@@ -306,10 +307,10 @@ func (p *tputParams) run(env *experiment.Env, c *tputCase, ws []int, cache map[s
 	if cv.c.MeasuredModel == "" {
 		cv.c.MeasuredModel = tr.Meta.Model
 	}
-	if cv.coarse, err = coarseFromTrace(tr); err != nil {
+	if cv.coarse, err = predict.FromTrace(tr); err != nil {
 		return nil, fmt.Errorf("case %q: %w", c.ID, err)
 	}
-	cv.bound = cv.coarse.linkBound(c.Batch, bw)
+	cv.bound = cv.coarse.LinkBound(c.Batch, bw)
 	if !slices.Contains(p.Series, "simulator") && !slices.Contains(p.Series, "events") {
 		return cv, nil
 	}

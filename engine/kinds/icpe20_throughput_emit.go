@@ -9,6 +9,7 @@ import (
 	"pslab/engine/dataset"
 	"pslab/engine/experiment"
 	"pslab/engine/mva"
+	"pslab/engine/predict"
 )
 
 // emit writes a case's curves and metrics.
@@ -24,8 +25,8 @@ func (p *tputParams) emit(env *experiment.Env, res *experiment.Result, cv *tputC
 	res.Metric("u1."+id, co.U1)
 	res.Metric("link_bound."+id, cv.bound)
 	if c.Servers > 1 {
-		res.Metric("imbalance."+id, co.imbalance())
-		res.Note("%s: PS bytes per step %v (heaviest/lightest %.3g)", c.Label, co.ServerBytes, co.imbalance())
+		res.Metric("imbalance."+id, co.Imbalance())
+		res.Note("%s: PS bytes per step %v (heaviest/lightest %.3g)", c.Label, co.ServerBytes, co.Imbalance())
 	}
 	res.Note("%s: 1-worker step %.4g s; tcpdump phases S^D %.4g, S^W %.4g, S^U %.4g, S^S %.4g s; T_p %.4g s, T_C %.4g s, U_1 %.4g; link bound %.4g examples/s",
 		c.Label, co.Step, co.Phases.Downlink, co.Phases.Worker, co.Phases.Uplink, co.Phases.Server, co.Tp, co.Tc, co.U1, cv.bound)
@@ -35,7 +36,7 @@ func (p *tputParams) emit(env *experiment.Env, res *experiment.Result, cv *tputC
 		for i, w := range ws {
 			res.Point(name, "icpe20-simulator", dataset.Derived, float64(w), cv.sim[i])
 		}
-		k, sat := saturationKnee(ws, cv.sim, p.KneeEpsilon)
+		k, sat := predict.Knee(ws, cv.sim, p.KneeEpsilon)
 		res.Metric("knee."+id, float64(k))
 		res.Metric("saturated."+id, b2f(sat))
 		peak := slices.Max(cv.sim)
@@ -61,10 +62,10 @@ func (p *tputParams) emit(env *experiment.Env, res *experiment.Result, cv *tputC
 			y[i] = float64(c.Batch) * x[w-1]
 			res.Point(name, "mascots18-mva-"+p.LinVariant, dataset.Derived, float64(w), y[i])
 		}
-		k, _ := saturationKnee(ws, y, p.KneeEpsilon)
+		k, _ := predict.Knee(ws, y, p.KneeEpsilon)
 		res.Metric("knee_lin."+id, float64(k))
 		if cv.sim != nil {
-			ks, _ := saturationKnee(ws, cv.sim, p.KneeEpsilon)
+			ks, _ := predict.Knee(ws, cv.sim, p.KneeEpsilon)
 			res.Metric("knee_gap."+id, float64(ks-k))
 			res.Metric("lin_over_sim_first."+id, y[0]/cv.sim[0])
 			res.Metric("lin_over_sim_last."+id, y[last]/cv.sim[last])
@@ -74,7 +75,7 @@ func (p *tputParams) emit(env *experiment.Env, res *experiment.Result, cv *tputC
 		if !slices.Contains(p.Series, s) {
 			continue
 		}
-		m, name := co.cynthiaModel(c.Batch), c.Label+": Cynthia (icpe20 restatement)"
+		m, name := co.Cynthia(c.Batch), c.Label+": Cynthia (icpe20 restatement)"
 		if s == "cynthia-halved" {
 			m, name = m.HalvedTC(), c.Label+": Cynthia, T_C/2"
 		}
@@ -127,8 +128,8 @@ func (p *tputParams) compare(env *experiment.Env, res *experiment.Result, curves
 		key := cp.Num + "." + cp.Den
 		res.Metric("ratio_min."+key, lo)
 		res.Metric("ratio_max."+key, hi)
-		ka, _ := saturationKnee(ws, a.sim, p.KneeEpsilon)
-		kb, _ := saturationKnee(ws, b.sim, p.KneeEpsilon)
+		ka, _ := predict.Knee(ws, a.sim, p.KneeEpsilon)
+		kb, _ := predict.Knee(ws, b.sim, p.KneeEpsilon)
 		res.Metric("knee_diff."+key, float64(ka-kb))
 		res.Note("%s / %s: simulated throughput ratio %.3g to %.3g over W = %d..%d", a.c.Label, b.c.Label, lo, hi, ws[0], ws[len(ws)-1])
 	}

@@ -9,6 +9,8 @@ import (
 
 	"pslab/engine/dataset"
 	"pslab/engine/experiment"
+	"pslab/engine/predict"
+	"pslab/engine/sim"
 	"pslab/engine/trace"
 	"pslab/engine/zoo"
 )
@@ -86,13 +88,12 @@ func (p *tputParams) trace(env *experiment.Env, c *tputCase, cache map[string]*z
 	if err != nil {
 		return nil, err
 	}
-	opt := zoo.Options{Steps: p.ProfileSteps, Servers: c.Servers, Batch: c.Batch, DeviceSpeed: c.DeviceSpeed,
+	mode, _ := sim.ParseMode(c.Transport)
+	cl := predict.Cluster{ProfileSteps: p.ProfileSteps, Servers: c.Servers, Batch: c.Batch, DeviceSpeed: c.DeviceSpeed,
 		Bandwidth: c.BandwidthGbps * 1e9 / 8, Alpha: p.AlphaNsPerByte * 1e-9, Beta: p.BetaUs * 1e-6, Jitter: p.Jitter,
-		UpdateTime: p.UpdateNsPerByte * 1e-9, Seed: env.Spec.Seed}
-	if c.Transport == "multiplex" {
-		opt.Window = int64(math.Round(c.WindowMB * 1e6))
-	}
-	tr, err := zoo.Synthesize(pr, opt)
+		UpdateTime: p.UpdateNsPerByte * 1e-9, Seed: env.Spec.Seed,
+		Link: sim.Link{Mode: mode, Window: int64(math.Round(c.WindowMB * 1e6))}}
+	tr, err := cl.Synthesize(pr)
 	if err != nil {
 		return nil, fmt.Errorf("case %q: %w", c.ID, err)
 	}

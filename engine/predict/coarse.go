@@ -1,4 +1,4 @@
-package kinds
+package predict
 
 import (
 	"fmt"
@@ -9,12 +9,12 @@ import (
 	"pslab/engine/trace"
 )
 
-// coarseProfile is a 1-worker profiling trace seen by the coarse models
-// icpe20 §4.4 compares with (CATALOGUE §B.1.7): the four mascots18 phase
-// times as tcpdump shows them, and the inputs of Cynthia's formula as
-// restated by icpe20. All values are means over the trace's steps.
-type coarseProfile struct {
-	// Phases are S^W, S^U, S^S, S^D in seconds (see coarseFromTrace).
+// Coarse is a 1-worker profiling trace seen by the coarse models icpe20
+// §4.4 compares with (CATALOGUE §B.1.7): the four mascots18 phase times as
+// tcpdump shows them, and the inputs of Cynthia's formula as restated by
+// icpe20. All values are means over the trace's steps.
+type Coarse struct {
+	// Phases are S^W, S^U, S^S, S^D in seconds (see FromTrace).
 	Phases mva.Phases
 	// Step is the mean 1-worker step time: last op end − first op start, s.
 	Step float64
@@ -32,11 +32,11 @@ type coarseProfile struct {
 	ServerBytes []float64
 }
 
-// coarseFromTrace extracts the coarse-model inputs from a profiling trace
-// of one worker. The trace records transfer ends after the parsing
-// overhead α·bytes + β (icpe20 §3.2.1, zoo I-15); tcpdump sees the last
-// byte on the wire, End − (α·bytes + β). Per step, with t0 the first op
-// start and t1 the last op end:
+// FromTrace extracts the coarse-model inputs from a profiling trace of one
+// worker. The trace records transfer ends after the parsing overhead
+// α·bytes + β (icpe20 §3.2.1, zoo I-15); tcpdump sees the last byte on the
+// wire, End − (α·bytes + β). Per step, with t0 the first op start and t1
+// the last op end:
 //
 //	S^D = last downlink byte − t0            (downlink phase)
 //	S^W = first uplink start − last downlink byte
@@ -51,16 +51,16 @@ type coarseProfile struct {
 // downlink, backward between uplinks) is counted as link time. A step
 // whose first uplink starts before its last downlink byte has no such
 // reading and is an error.
-func coarseFromTrace(tr *trace.Trace) (coarseProfile, error) {
+func FromTrace(tr *trace.Trace) (Coarse, error) {
 	m := tr.Meta
 	if !(m.Bandwidth > 0) || math.IsInf(m.Bandwidth, 0) {
-		return coarseProfile{}, fmt.Errorf("coarse models: trace bandwidth %g bytes/s, need > 0", m.Bandwidth)
+		return Coarse{}, fmt.Errorf("coarse models: trace bandwidth %g bytes/s, need > 0", m.Bandwidth)
 	}
 	if len(tr.Steps) == 0 {
-		return coarseProfile{}, fmt.Errorf("coarse models: trace has no steps")
+		return Coarse{}, fmt.Errorf("coarse models: trace has no steps")
 	}
 	servers := max(m.Servers, 1)
-	out := coarseProfile{ServerBytes: make([]float64, servers)}
+	out := Coarse{ServerBytes: make([]float64, servers)}
 	const ns = 1e-9
 	for si := range tr.Steps {
 		ops := tr.Steps[si].Ops
@@ -80,7 +80,7 @@ func coarseFromTrace(tr *trace.Trace) (coarseProfile, error) {
 				down += float64(op.Bytes)
 				if si == 0 {
 					if op.Resource.PS >= servers {
-						return coarseProfile{}, fmt.Errorf("coarse models: op %q on PS %d but the trace has %d", op.Name, op.Resource.PS, servers)
+						return Coarse{}, fmt.Errorf("coarse models: op %q on PS %d but the trace has %d", op.Name, op.Resource.PS, servers)
 					}
 					out.ServerBytes[op.Resource.PS] += float64(op.Bytes)
 				}
@@ -90,14 +90,14 @@ func coarseFromTrace(tr *trace.Trace) (coarseProfile, error) {
 			}
 		}
 		if math.IsInf(dlEnd, 0) || math.IsInf(ulStart, 0) {
-			return coarseProfile{}, fmt.Errorf("coarse models: step %d has no downlink or no uplink", si)
+			return Coarse{}, fmt.Errorf("coarse models: step %d has no downlink or no uplink", si)
 		}
 		if ulStart < dlEnd {
-			return coarseProfile{}, fmt.Errorf("coarse models: step %d: the first uplink starts at %.6g s, before the last downlink byte at %.6g s; tcpdump phases overlap", si, ulStart-t0, dlEnd-t0)
+			return Coarse{}, fmt.Errorf("coarse models: step %d: the first uplink starts at %.6g s, before the last downlink byte at %.6g s; tcpdump phases overlap", si, ulStart-t0, dlEnd-t0)
 		}
 		step := t1 - t0
 		if !(step > 0) {
-			return coarseProfile{}, fmt.Errorf("coarse models: step %d lasts %g s", si, step)
+			return Coarse{}, fmt.Errorf("coarse models: step %d lasts %g s", si, step)
 		}
 		out.Phases.Downlink += dlEnd - t0
 		out.Phases.Worker += ulStart - dlEnd
@@ -116,20 +116,22 @@ func coarseFromTrace(tr *trace.Trace) (coarseProfile, error) {
 	out.Tc /= n
 	out.U1 /= n
 	if out.U1 > 1 {
-		return coarseProfile{}, fmt.Errorf("coarse models: single-worker network utilization U_1 = %.4g > 1 (transfers overlap in the trace)", out.U1)
+		return Coarse{}, fmt.Errorf("coarse models: single-worker network utilization U_1 = %.4g > 1 (transfers overlap in the trace)", out.U1)
 	}
 	return out, nil
 }
 
-// cynthiaModel is Cynthia as restated by icpe20 for this profile and batch.
-func (c coarseProfile) cynthiaModel(batch int) cynthia.ICPE {
+// Cynthia is Cynthia as restated by icpe20 for this profile and batch
+// (examples per worker step): T_p, T_C and U_1 of c.
+func (c Coarse) Cynthia(batch int) cynthia.ICPE {
 	return cynthia.ICPE{Batch: float64(batch), Tp: c.Tp, Tc: c.Tc, U1: c.U1}
 }
 
-// linkBound is the largest throughput, examples/s, the PS NICs allow: each
+// LinkBound is the largest throughput, examples/s, the PS NICs allow: each
 // worker step sends ServerBytes[i] through PS i's NIC in each direction at
-// bandwidth bytes/s, so X ≤ batch · bandwidth / max_i ServerBytes[i].
-func (c coarseProfile) linkBound(batch int, bandwidth float64) float64 {
+// bandwidth bytes/s, so X ≤ batch · bandwidth / max_i ServerBytes[i]. It is
+// +Inf when no bytes move.
+func (c Coarse) LinkBound(batch int, bandwidth float64) float64 {
 	heaviest := 0.0
 	for _, b := range c.ServerBytes {
 		heaviest = math.Max(heaviest, b)
@@ -140,8 +142,9 @@ func (c coarseProfile) linkBound(batch int, bandwidth float64) float64 {
 	return float64(batch) * bandwidth / heaviest
 }
 
-// imbalance is the heaviest PS's bytes over the lightest's (1 for one PS).
-func (c coarseProfile) imbalance() float64 {
+// Imbalance is the heaviest PS's bytes over the lightest's (1 for one PS,
+// +Inf when a PS gets no bytes).
+func (c Coarse) Imbalance() float64 {
 	lo, hi := math.Inf(1), 0.0
 	for _, b := range c.ServerBytes {
 		lo, hi = math.Min(lo, b), math.Max(hi, b)
@@ -152,11 +155,12 @@ func (c coarseProfile) imbalance() float64 {
 	return hi / lo
 }
 
-// saturationKnee is icpe20 Fig. 2's saturation point (CATALOGUE icpe20-fig2): the
+// Knee is icpe20 Fig. 2's saturation point (CATALOGUE icpe20-fig2): the
 // first worker count ws[i] with x[i+1]/x[i] − 1 < eps, comparing
-// consecutive sweep points. saturated is false (and knee the last W) when
-// every step gains at least eps.
-func saturationKnee(ws []int, x []float64, eps float64) (w int, saturated bool) {
+// consecutive sweep points (x in any throughput unit, eps a fraction).
+// saturated is false (and w the last W) when every step gains at least
+// eps. ws and x must have the same non-zero length.
+func Knee(ws []int, x []float64, eps float64) (w int, saturated bool) {
 	for i := 0; i+1 < len(ws); i++ {
 		if x[i+1]/x[i]-1 < eps {
 			return ws[i], true

@@ -1,0 +1,75 @@
+package predict
+
+import (
+	"fmt"
+	"math"
+
+	"pslab/engine/sim"
+	"pslab/engine/trace"
+	"pslab/engine/zoo"
+)
+
+// Cluster is the PS cluster a prediction is for, and how a per-layer
+// profile becomes its 1-worker profiling trace (zoo.Synthesize). Zero
+// fields take the default named on them.
+type Cluster struct {
+	// Bandwidth is the link bandwidth B, bytes/s per direction of each
+	// PS NIC and of the worker's NIC (required for a profile; 0 → a
+	// recorded trace's own bandwidth).
+	Bandwidth float64
+	// Servers is the number of parameter servers M (0 → 1, or a recorded
+	// trace's).
+	Servers int
+	// Batch is the examples per worker step (0 → the profile's or trace's
+	// batch). A profile's compute times scale linearly with it
+	// (zoo.Options.Batch, an assumption).
+	Batch int
+	// DeviceSpeed divides a profile's compute times (0 → 1).
+	DeviceSpeed float64
+	// Link is the transport: Multiplex (HTTP/2 flow control on) or
+	// WholeStream (off), the stream order and the window WIN in bytes
+	// (0 → a recorded trace's). A profile is synthesized with WIN when
+	// multiplexed and without flow control otherwise.
+	Link sim.Link
+	// Alpha (s/byte) and Beta (s) are the parsing overhead α·bytes + β of
+	// icpe20 §3.2.1 recorded into a synthesized trace (0 → none).
+	Alpha, Beta float64
+	// Jitter is the coefficient of variation of a synthesized trace's
+	// per-step compute factor (zoo.Options.Jitter; 0 → none).
+	Jitter float64
+	// UpdateTime is the PS update time per parameter byte, s/byte
+	// (0 → zoo.DefaultUpdateTime).
+	UpdateTime float64
+	// ProfileSteps is the number of synthesized profiling steps
+	// (0 → zoo.DefaultSteps).
+	ProfileSteps int
+	// Steps is the number N of simulated steps per worker
+	// (0 → sim.DefaultSteps).
+	Steps int
+	// Warmup is the number of step completions the simulator excludes
+	// (0 → sim.DefaultWarmup, sim.NoWarmup for none).
+	Warmup int
+	// Seed seeds the synthesized jitter and the simulator's step sampling.
+	Seed uint64
+}
+
+// Synthesize returns the 1-worker profiling trace of profile p on cluster
+// c: zoo.Synthesize with c's bandwidth, servers, batch, device speed,
+// window (0 when flow control is off), overhead, jitter, update time,
+// profiling steps and seed.
+func (c Cluster) Synthesize(p *zoo.Profile) (*trace.Trace, error) {
+	if !(c.Bandwidth > 0) || math.IsInf(c.Bandwidth, 0) {
+		return nil, fmt.Errorf("predict: bandwidth %g bytes/s, need > 0", c.Bandwidth)
+	}
+	opt := zoo.Options{Steps: c.ProfileSteps, Servers: c.Servers, Batch: c.Batch, DeviceSpeed: c.DeviceSpeed,
+		Bandwidth: c.Bandwidth, Alpha: c.Alpha, Beta: c.Beta, Jitter: c.Jitter, UpdateTime: c.UpdateTime, Seed: c.Seed}
+	if c.Link.Mode == sim.Multiplex {
+		opt.Window = c.Link.Window
+	}
+	return zoo.Synthesize(p, opt)
+}
+
+// simConfig is the simulator configuration of c for trace tr.
+func (c Cluster) simConfig() sim.Config {
+	return sim.Config{Steps: c.Steps, Warmup: c.Warmup, Bandwidth: c.Bandwidth, Link: c.Link, Batch: c.Batch, Seed: c.Seed}
+}

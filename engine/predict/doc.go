@@ -1,0 +1,45 @@
+// Package predict predicts the throughput of asynchronous SGD on a
+// parameter-server cluster from one worker's profile, with the three model
+// families pslab reimplements, side by side on the same input ("Bring your
+// own hardware"; `pslab predict` and the icpe20-throughput experiments):
+//
+//   - the icpe20 trace-driven simulator (Li et al., ICPE'20, Algorithm 3.1;
+//     engine/sim) on a 1-worker profiling trace, recorded (a TF timeline,
+//     a pslab trace) or synthesized from a per-layer profile by zoo.Synthesize
+//     (Cluster.Synthesize);
+//   - Lin et al.'s exact, approximate and hybrid MVA (mascots18 §III;
+//     engine/mva) on the four phase times S^D, S^W, S^U, S^S that tcpdump
+//     shows in that trace (FromTrace; icpe20 §1 and §4.4, CATALOGUE §B.1.7);
+//   - Cynthia's formula as icpe20 restates it, X(W) = W·K/(T_p·max(1,
+//     W·U_1) + 2·T_C) (CATALOGUE I-23; cynthia.ICPE), with T_p, T_C and U_1
+//     read from the same trace.
+//
+// # Decisions
+//
+//   - Phase extraction (FromTrace): a transfer's wire end is its recorded end
+//     minus the parsing overhead α·bytes + β (icpe20 §3.2.1, zoo I-15); S^D
+//     runs to the last downlink byte, S^W to the first uplink start, S^U to
+//     the last uplink byte, S^S to the step's end. Compute that overlaps a
+//     transfer is counted as link time, as tcpdump would; a step whose uplinks
+//     start before its last downlink byte is an error.
+//   - T_p is the worker's busy time per step, T_C one direction's bytes at the
+//     trace's bandwidth, U_1 both directions' bytes over bandwidth × step
+//     time; all are means over the trace's steps.
+//   - I-18 (which MVA variant icpe20 ran is not printed): all three are
+//     offered; the experiments default to hybrid (mascots18's proposal).
+//   - MVA is computed for one PS only: Lin et al.'s phases are those of one
+//     PS link. Cynthia's restatement has no PS count and is computed for any
+//     M, as the icpe20-throughput experiments do.
+//   - The coarse models read their inputs from the trace as recorded, so a
+//     recorded trace predicts them only at its own bandwidth; the simulator
+//     re-times transfers at any bandwidth (sim.Config.Bandwidth). A profile
+//     is synthesized at each bandwidth asked for, so every model applies.
+//   - Link bound: batch · bandwidth / the bytes per step through the busiest
+//     PS NIC (examples/s), the ceiling no schedule beats.
+//   - Saturation knee (Knee): the first swept W whose next point gains less
+//     than ε (icpe20 Fig. 2).
+//   - Measurements (SelectMeasured): rows of a dataset.MeasurementSchema table
+//     with sync "asp" and the prediction's batch, PS count, transport and order
+//     (an empty transport or order in the file matches any); the relative
+//     error is (predicted − measured)/measured at each measured W.
+package predict
