@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"pslab/engine/dataset"
 	"pslab/engine/experiment"
 	"pslab/engine/mva"
 	"pslab/engine/predict"
@@ -142,7 +143,11 @@ type tputCurve struct {
 	coarse predict.Coarse
 	runs   []sim.Result
 	sim    []float64 // examples/s per worker count
-	bound  float64   // link bound, examples/s
+	// coarseY holds the coarse models' curves (series key → examples/s per
+	// worker count), for errors against measurements.
+	coarseY map[string][]float64
+	meas    map[int]measPoint // measured throughput by W (nil: no input)
+	bound   float64           // link bound, examples/s
 }
 
 // icpe20Throughput predicts throughput vs workers for each case with the
@@ -166,7 +171,7 @@ type tputCurve struct {
 //     knee_epsilon (predict.Knee).
 //   - Link bound: batch · bandwidth / bytes per step through the busiest
 //     PS NIC; a derived ceiling for every curve.
-//   - Measured data (tputParams.measured): signed relative errors per point and
+//   - Measured data (emitMeasured): signed relative errors per point and
 //     the version-000 error bounds of icpe20 (I-19).
 func icpe20Throughput(ctx context.Context, env *experiment.Env) (*experiment.Result, error) {
 	p := tputParams{
@@ -191,7 +196,11 @@ func icpe20Throughput(ctx context.Context, env *experiment.Env) (*experiment.Res
 	if err := p.checkPanels(env, res); err != nil {
 		return nil, err
 	}
-	profiles := map[string]*zoo.Profile{}
+	bounds, err := p.errorBoundsTable(env)
+	if err != nil {
+		return nil, err
+	}
+	profiles, measTables := map[string]*zoo.Profile{}, map[string]*dataset.Table{}
 	var curves []*tputCurve
 	for i := range p.Cases {
 		if err := ctx.Err(); err != nil {
@@ -206,20 +215,20 @@ func icpe20Throughput(ctx context.Context, env *experiment.Env) (*experiment.Res
 			p.emitEvents(res, cv, ws)
 			continue
 		}
+		if cv.meas, err = loadMeasured(env, &cv.c, measTables); err != nil {
+			return nil, err
+		}
 		if err := p.emit(env, res, cv, ws); err != nil {
+			return nil, err
+		}
+		if err := p.emitMeasured(env, res, cv, ws, bounds); err != nil {
 			return nil, err
 		}
 	}
 	if events {
 		return res, p.emitReported(env, res)
 	}
-	if err := p.compare(env, res, curves, ws); err != nil {
-		return nil, err
-	}
-	if err := p.measured(env, res, curves, ws); err != nil {
-		return nil, err
-	}
-	return res, nil
+	return res, p.compare(env, res, curves, ws)
 }
 
 // check validates the parameters and fills the cases' settings.

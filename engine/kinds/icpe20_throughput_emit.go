@@ -34,7 +34,11 @@ func (p *tputParams) emit(env *experiment.Env, res *experiment.Result, cv *tputC
 	if cv.sim != nil {
 		name := c.Label + ": icpe20 simulator"
 		for i, w := range ws {
-			res.Point(name, "icpe20-simulator", dataset.Derived, float64(w), cv.sim[i])
+			if r, ok := cv.relErr(w, cv.sim[i]); ok {
+				res.PointError(name, "icpe20-simulator", dataset.Derived, float64(w), cv.sim[i], r)
+			} else {
+				res.Point(name, "icpe20-simulator", dataset.Derived, float64(w), cv.sim[i])
+			}
 		}
 		k, sat := predict.Knee(ws, cv.sim, p.KneeEpsilon)
 		res.Metric("knee."+id, float64(k))
@@ -62,6 +66,7 @@ func (p *tputParams) emit(env *experiment.Env, res *experiment.Result, cv *tputC
 			y[i] = float64(c.Batch) * x[w-1]
 			res.Point(name, "mascots18-mva-"+p.LinVariant, dataset.Derived, float64(w), y[i])
 		}
+		cv.setCoarse("lin", y)
 		k, _ := predict.Knee(ws, y, p.KneeEpsilon)
 		res.Metric("knee_lin."+id, float64(k))
 		if cv.sim != nil {
@@ -80,17 +85,20 @@ func (p *tputParams) emit(env *experiment.Env, res *experiment.Result, cv *tputC
 			m, name = m.HalvedTC(), c.Label+": Cynthia, T_C/2"
 		}
 		minRatio, overBound := math.Inf(1), 0.0
+		ys := make([]float64, len(ws))
 		for i, w := range ws {
 			y, err := m.Throughput(w)
 			if err != nil {
 				return fmt.Errorf("case %q: %s: %w", id, s, err)
 			}
+			ys[i] = y
 			res.Point(name, s, dataset.Derived, float64(w), y)
 			overBound = math.Max(overBound, y/cv.bound)
 			if cv.sim != nil {
 				minRatio = math.Min(minRatio, cv.sim[i]/y)
 			}
 		}
+		cv.setCoarse(strings.ReplaceAll(s, "-", "_"), ys)
 		key := strings.ReplaceAll(s, "-", "_")
 		res.Metric(key+"_over_bound_max."+id, overBound)
 		if cv.sim != nil {
@@ -98,6 +106,13 @@ func (p *tputParams) emit(env *experiment.Env, res *experiment.Result, cv *tputC
 		}
 	}
 	return nil
+}
+
+func (cv *tputCurve) setCoarse(key string, y []float64) {
+	if cv.coarseY == nil {
+		cv.coarseY = map[string][]float64{}
+	}
+	cv.coarseY[key] = y
 }
 
 func b2f(b bool) float64 {

@@ -171,6 +171,26 @@ func TestThroughputKindMeasuredErrors(t *testing.T) {
 	require.InDelta(t, e2-10, res.Metrics["error.excess.toy"], 1e-9)
 	require.Equal(t, 1.0, res.Metrics["error.violations.toy"])
 	require.InDelta(t, x2*0.8, seriesY(t, res, "toy: measured", 2), 1e-12)
+	// The simulator's rows carry their signed error; unmeasured W has 0.
+	ser, xs, errs := res.Table.Strings("series"), res.Table.Floats("x"), res.Table.Floats("error")
+	got := map[float64]float64{}
+	for i := range ser {
+		if ser[i] == "toy: icpe20 simulator" {
+			got[xs[i]] = errs[i]
+		}
+	}
+	require.InDelta(t, 1/1.1-1, got[1], 1e-12)
+	require.InDelta(t, 0.25, got[2], 1e-12)
+	require.Equal(t, 0.0, got[3])
+
+	// Coarse models against the same measurements.
+	res, err = runTput(t, root, "measured = \"datasets/meas.arrow\"", `series = ["simulator", "cynthia"]`+toyCase)
+	require.NoError(t, err)
+	c1, c2 := seriesY(t, res, "toy: Cynthia (icpe20 restatement)", 1), seriesY(t, res, "toy: Cynthia (icpe20 restatement)", 2)
+	ec1, ec2 := 100*math.Abs(c1/(x1*1.1)-1), 100*math.Abs(c2/(x2*0.8)-1)
+	require.InDelta(t, math.Max(ec1, ec2), res.Metrics["error_cynthia.max.toy"], 1e-9)
+	require.InDelta(t, (ec1+ec2)/2, res.Metrics["error_cynthia.mean.toy"], 1e-9)
+	require.InDelta(t, math.Max(c1/(x1*1.1), c2/(x2*0.8)), res.Metrics["cynthia_over_measured_max.toy"], 1e-12)
 
 	// The same table named by the case instead of the experiment.
 	res, err = runTput(t, root, "meas2 = \"datasets/meas.arrow\"", toyCase+"measured = \"meas2\"\n")

@@ -6,6 +6,7 @@ import (
 
 	"pslab/engine/dataset"
 	"pslab/engine/experiment"
+	"pslab/engine/predict"
 )
 
 // errorBounds are the columns read from the reported icpe20 error-bound
@@ -64,107 +65,165 @@ var (
 	orderName     = map[string]string{"fifo": "default", "tic": "tic", "reverse-tic": "reverse", "random": "random"}
 )
 
-// measured draws the measured throughput of each case (its input
-// case.measured, or the experiment's input "measured"; a
-// dataset.MeasurementSchema table whose rows with the case's measured
-// model, batch, PS count, asp, transport and order are used), the
-// simulator's signed relative error (pred − meas)/meas at each measured W,
-// and the metrics error.max.<id>, error.mean.<id> (percent, |error|) and,
-// with input "error_bounds" and params.figure, error.excess.<id>: the
-// largest |error| − bound over the measured W in percentage points (≤ 0
-// when every point meets the paper's claimed bound, version 000), and
-// error.violations.<id>, the number of points that miss it.
-func (p *tputParams) measured(env *experiment.Env, res *experiment.Result, curves []*tputCurve, ws []int) error {
-	var bt *dataset.Table
-	if env.HasInput("error_bounds") {
-		if p.Figure == 0 {
-			return env.Errorf("figure", "input error_bounds needs params.figure (the paper figure number)")
+// measPoint is a measured throughput and its standard deviation,
+// examples/s.
+type measPoint struct{ tput, std float64 }
+
+// loadMeasured reads the measurements of a case: its input case.measured,
+// or the experiment's input "measured" (dataset.MeasurementSchema), rows
+// with the case's measured model, batch, PS count, asp, transport and
+// order, by W. Tables are read once per run (cache). Nil without input.
+func loadMeasured(env *experiment.Env, c *tputCase, cache map[string]*dataset.Table) (map[int]measPoint, error) {
+	input := c.Measured
+	if input == "" {
+		if !env.HasInput("measured") {
+			return nil, nil
 		}
+		input = "measured"
+	}
+	mt, ok := cache[input]
+	if !ok {
 		var err error
-		if bt, err = env.Input("error_bounds", errorBounds); err != nil {
-			return err
+		if mt, err = env.Input(input, dataset.MeasurementSchema); err != nil {
+			return nil, err
+		}
+		cache[input] = mt
+	}
+	model, batch, ps, sync := mt.Strings("model"), mt.Ints("batch"), mt.Ints("ps"), mt.Strings("sync")
+	transport, order, workers := mt.Strings("transport"), mt.Strings("order"), mt.Ints("workers")
+	tput, std := mt.Floats("throughput"), mt.Floats("throughput_std")
+	out := map[int]measPoint{}
+	for i := range model {
+		if model[i] != c.MeasuredModel || int(batch[i]) != c.Batch || int(ps[i]) != c.Servers || sync[i] != "asp" ||
+			transport[i] != transportName[c.Transport] || order[i] != orderName[c.Order] {
+			continue
+		}
+		w := int(workers[i])
+		if _, dup := out[w]; dup {
+			return nil, fmt.Errorf("measured: two rows for %s, batch %d, %d PS, %d workers, %s/%s; keep one per configuration",
+				c.MeasuredModel, c.Batch, c.Servers, w, transport[i], order[i])
+		}
+		if !(tput[i] > 0) {
+			return nil, fmt.Errorf("measured: row %d (%s, %d workers): throughput %v examples/s; a relative error needs > 0", i, c.MeasuredModel, w, tput[i])
+		}
+		out[w] = measPoint{tput[i], std[i]}
+	}
+	return out, nil
+}
+
+// relErr is (pred − meas)/meas of the case at W, and whether W is measured.
+func (cv *tputCurve) relErr(w int, pred float64) (float64, bool) {
+	m, ok := cv.meas[w]
+	if !ok {
+		return 0, false
+	}
+	return (pred - m.tput) / m.tput, true
+}
+
+// errStats are the max and mean |relative error| in percent over the
+// measured worker counts, and their number.
+func (cv *tputCurve) errStats(ws []int, y []float64) (worst, mean float64, n int) {
+	for i, w := range ws {
+		if r, ok := cv.relErr(w, y[i]); ok {
+			e := 100 * math.Abs(r)
+			worst, mean, n = math.Max(worst, e), mean+e, n+1
 		}
 	}
-	tables := map[string]*dataset.Table{}
-	for _, cv := range curves {
-		c := cv.c
-		input := c.Measured
-		if input == "" {
-			if !env.HasInput("measured") {
-				continue
-			}
-			input = "measured"
+	if n > 0 {
+		mean /= float64(n)
+	}
+	return worst, mean, n
+}
+
+// emitMeasured draws a case's measurements (error bars: ± one standard
+// deviation over repetitions) and records, in percent of |pred − meas|/meas
+// over the measured W: error.max.<id>, error.mean.<id> and error.points.<id>
+// for the simulator; error_<model>.max/mean.<id> for each coarse model
+// drawn (lin, cynthia, cynthia_halved); with input "error_bounds" and
+// params.figure, error.excess.<id>, the largest simulator error minus the
+// paper's version-000 bound for (panel, W) in percentage points (≤ 0 when
+// every point meets it), and error.violations.<id>, the points that miss
+// it; knee_measured.<id> when every W is measured; and
+// cynthia_over_measured_max.<id>, the largest Cynthia/measured ratio
+// (icpe20 §4.4 says Cynthia predicts below the measurement).
+func (p *tputParams) emitMeasured(env *experiment.Env, res *experiment.Result, cv *tputCurve, ws []int, bt *dataset.Table) error {
+	if len(cv.meas) == 0 {
+		if cv.meas != nil {
+			res.Note("%s: no measurement of %s, batch %d, %d PS, %s/%s", cv.c.Label, cv.c.MeasuredModel, cv.c.Batch, cv.c.Servers, transportName[cv.c.Transport], orderName[cv.c.Order])
 		}
-		mt, ok := tables[input]
+		return nil
+	}
+	c, id := cv.c, cv.c.ID
+	var my []float64
+	for _, w := range ws {
+		if m, ok := cv.meas[w]; ok {
+			res.PointRange(c.Label+": measured", "measurement", dataset.Measured, float64(w), m.tput, m.tput-m.std, m.tput+m.std)
+			my = append(my, m.tput)
+		}
+	}
+	if len(my) == len(ws) {
+		k, _ := predict.Knee(ws, my, p.KneeEpsilon)
+		res.Metric("knee_measured."+id, float64(k))
+	}
+	for key, y := range cv.coarseY {
+		worst, mean, n := cv.errStats(ws, y)
+		if n > 0 {
+			res.Metric("error_"+key+".max."+id, worst)
+			res.Metric("error_"+key+".mean."+id, mean)
+		}
+		if key == "cynthia" {
+			hi := 0.0
+			for i, w := range ws {
+				if m, ok := cv.meas[w]; ok {
+					hi = math.Max(hi, y[i]/m.tput)
+				}
+			}
+			res.Metric("cynthia_over_measured_max."+id, hi)
+		}
+	}
+	if cv.sim == nil {
+		return nil
+	}
+	worst, mean, n := cv.errStats(ws, cv.sim)
+	if n == 0 {
+		return nil
+	}
+	res.Metric("error.max."+id, worst)
+	res.Metric("error.mean."+id, mean)
+	res.Metric("error.points."+id, float64(n))
+	res.Note("%s: simulator error vs measurement: max %.1f%%, mean %.1f%% over %d worker counts", c.Label, worst, mean, n)
+	if bt == nil {
+		return nil
+	}
+	excess, violations := math.Inf(-1), 0
+	for i, w := range ws {
+		r, ok := cv.relErr(w, cv.sim[i])
 		if !ok {
-			var err error
-			if mt, err = env.Input(input, dataset.MeasurementSchema); err != nil {
-				return err
-			}
-			tables[input] = mt
-		}
-		model, batch, ps, sync := mt.Strings("model"), mt.Ints("batch"), mt.Ints("ps"), mt.Strings("sync")
-		transport, order, workers := mt.Strings("transport"), mt.Strings("order"), mt.Ints("workers")
-		tput, std := mt.Floats("throughput"), mt.Floats("throughput_std")
-		idx := map[int]int{}
-		for i := range model {
-			if model[i] != c.MeasuredModel || int(batch[i]) != c.Batch || int(ps[i]) != c.Servers || sync[i] != "asp" ||
-				transport[i] != transportName[c.Transport] || order[i] != orderName[c.Order] {
-				continue
-			}
-			w := int(workers[i])
-			if _, dup := idx[w]; dup {
-				return fmt.Errorf("measured: two rows for %s, batch %d, %d PS, %d workers, %s/%s; keep one per configuration",
-					c.MeasuredModel, c.Batch, c.Servers, w, transport[i], order[i])
-			}
-			if !(tput[i] > 0) {
-				return fmt.Errorf("measured: row %d (%s, %d workers): throughput %v examples/s; a relative error needs > 0", i, c.MeasuredModel, w, tput[i])
-			}
-			idx[w] = i
-		}
-		if len(idx) == 0 {
-			res.Note("%s: no measurement of %s, batch %d, %d PS, %s/%s", c.Label, c.MeasuredModel, c.Batch, c.Servers, transportName[c.Transport], orderName[c.Order])
 			continue
 		}
-		var sum, worst, excess float64
-		n, violations := 0, 0
-		excess = math.Inf(-1)
-		for k, w := range ws {
-			i, ok := idx[w]
-			if !ok {
-				continue
-			}
-			res.PointRange(c.Label+": measured", "measurement", dataset.Measured, float64(w), tput[i], tput[i]-std[i], tput[i]+std[i])
-			if cv.sim == nil {
-				continue
-			}
-			rel := (cv.sim[k] - tput[i]) / tput[i]
-			res.PointError(c.Label+": icpe20 simulator vs measured", "icpe20-simulator", dataset.Derived, float64(w), cv.sim[k], rel)
-			e := 100 * math.Abs(rel)
-			sum, worst, n = sum+e, math.Max(worst, e), n+1
-			if bt != nil {
-				b, ok := boundFor(bt, p.Figure, c.Panel, w)
-				if !ok {
-					return env.Errorf("figure", "error_bounds has no version-%s bound for Fig. %d", boundVersion, p.Figure)
-				}
-				excess = math.Max(excess, e-b.pct)
-				if !b.holds(e) {
-					violations++
-					res.Note("%s: W = %d error %.1f%% misses the paper's bound %.3g%% (Fig. %d%s)", c.Label, w, e, b.pct, p.Figure, c.Panel)
-				}
-			}
+		b, ok := boundFor(bt, p.Figure, c.Panel, w)
+		if !ok {
+			return env.Errorf("figure", "error_bounds has no version-%s bound for Fig. %d", boundVersion, p.Figure)
 		}
-		if n == 0 {
-			continue
+		e := 100 * math.Abs(r)
+		excess = math.Max(excess, e-b.pct)
+		if !b.holds(e) {
+			violations++
+			res.Note("%s: W = %d error %.1f%% misses the paper's bound %.3g%% (Fig. %d%s)", c.Label, w, e, b.pct, p.Figure, c.Panel)
 		}
-		res.Metric("error.max."+c.ID, worst)
-		res.Metric("error.mean."+c.ID, sum/float64(n))
-		res.Metric("error.points."+c.ID, float64(n))
-		if bt != nil {
-			res.Metric("error.excess."+c.ID, excess)
-			res.Metric("error.violations."+c.ID, float64(violations))
-		}
-		res.Note("%s: simulator error vs measurement: max %.1f%%, mean %.1f%% over %d worker counts", c.Label, worst, sum/float64(n), n)
 	}
+	res.Metric("error.excess."+id, excess)
+	res.Metric("error.violations."+id, float64(violations))
 	return nil
+}
+
+// errorBoundsTable reads input "error_bounds" (nil without it).
+func (p *tputParams) errorBoundsTable(env *experiment.Env) (*dataset.Table, error) {
+	if !env.HasInput("error_bounds") {
+		return nil, nil
+	}
+	if p.Figure == 0 {
+		return nil, env.Errorf("figure", "input error_bounds needs params.figure (the paper figure number)")
+	}
+	return env.Input("error_bounds", errorBounds)
 }
