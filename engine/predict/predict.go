@@ -64,8 +64,8 @@ func (m Model) variant() (mva.Variant, bool) {
 // Label is the model's legend name, as the icpe20-throughput experiments
 // write it.
 func (m Model) Label() string {
-	if v, ok := m.variant(); ok {
-		return fmt.Sprintf("Lin et al. MVA (%s)", v)
+	if _, ok := m.variant(); ok {
+		return fmt.Sprintf("Lin et al. MVA (%s)", strings.TrimPrefix(string(m), "mva-"))
 	}
 	switch m {
 	case Simulator:
@@ -79,8 +79,8 @@ func (m Model) Label() string {
 // Tag is the model's name in result tables (dataset.ResultSchema's model
 // column), as the icpe20-throughput experiments write it.
 func (m Model) Tag() string {
-	if v, ok := m.variant(); ok {
-		return "mascots18-mva-" + v.String()
+	if _, ok := m.variant(); ok {
+		return "mascots18-" + string(m)
 	}
 	if m == Simulator {
 		return "icpe20-simulator"

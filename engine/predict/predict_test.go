@@ -1,0 +1,150 @@
+package predict
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"pslab/engine/cynthia"
+	"pslab/engine/mva"
+	"pslab/engine/sim"
+	"pslab/engine/trace"
+	"pslab/engine/zoo"
+)
+
+// toyCluster is the Fig. 5 toy at 1 Gbps, WIN 10 MB, 5% jitter, 1 PS.
+func toyCluster() Cluster {
+	return Cluster{Bandwidth: 125e6, Link: sim.Link{Window: 10e6}, Jitter: 0.05, Steps: 100, Warmup: 10, ProfileSteps: 20, Seed: 3}
+}
+
+func TestRunMatchesEachModelComputedDirectly(t *testing.T) {
+	t.Parallel()
+	c := toyCluster()
+	tr, err := c.Synthesize(zoo.Toy())
+	require.NoError(t, err)
+	ws := []int{1, 2, 4}
+	p, err := Run(tr, c, ws, AllModels())
+	require.NoError(t, err)
+	require.Equal(t, 32, p.Batch)
+	require.True(t, p.HasCoarse)
+	require.Empty(t, p.Notes)
+	co, err := FromTrace(tr)
+	require.NoError(t, err)
+	require.Equal(t, co, p.Coarse)
+	require.InDelta(t, 32*125e6/30e6, p.LinkBound, 1e-9, "toy: 30 MB of parameters through one PS NIC")
+
+	runs, err := sim.Sweep(tr, sim.Config{Steps: 100, Warmup: 10, Seed: 3}, ws)
+	require.NoError(t, err)
+	simX, ok := p.Curve(Simulator)
+	require.True(t, ok)
+	for i := range ws {
+		require.Equal(t, runs[i].Throughput, simX[i])
+	}
+	for m, v := range map[Model]mva.Variant{MVAExact: mva.Exact, MVAApproximate: mva.Approximate, MVAHybrid: mva.Hybrid} {
+		x, err := mva.Curve(co.Phases, 4, 1, v)
+		require.NoError(t, err)
+		y, ok := p.Curve(m)
+		require.True(t, ok)
+		require.Equal(t, []float64{32 * x[0], 32 * x[1], 32 * x[3]}, y, m)
+	}
+	cy := cynthia.ICPE{Batch: 32, Tp: co.Tp, Tc: co.Tc, U1: co.U1}
+	y, _ := p.Curve(Cynthia)
+	for i, w := range ws {
+		x, err := cy.Throughput(w)
+		require.NoError(t, err)
+		require.Equal(t, x, y[i])
+	}
+	for _, c := range p.Curves {
+		for i := range ws {
+			if c.Model != Cynthia { // Cynthia's restatement has no link bound (I-23)
+				require.LessOrEqual(t, c.Throughput[i], p.LinkBound*(1+1e-9), c.Model)
+			}
+		}
+	}
+}
+
+// A recorded trace predicts the simulator at any bandwidth, the coarse
+// models only at its own; MVA needs one PS.
+func TestRunRecordedTraceAtOtherBandwidthAndTwoPS(t *testing.T) {
+	t.Parallel()
+	c := toyCluster()
+	tr, err := c.Synthesize(zoo.Toy())
+	require.NoError(t, err)
+	c10 := c
+	c10.Bandwidth = 10 * c.Bandwidth
+	p, err := Run(tr, c10, []int{1, 2}, AllModels())
+	require.NoError(t, err)
+	require.False(t, p.HasCoarse)
+	require.Len(t, p.Curves, 1)
+	require.Equal(t, Simulator, p.Curves[0].Model)
+	require.Len(t, p.Notes, 4)
+	require.Contains(t, p.Notes[0], "recorded at 1 Gbit/s, not 10 Gbit/s")
+	require.InDelta(t, 10*32*125e6/30e6, p.LinkBound, 1e-6)
+	slow, err := Run(tr, c, []int{1, 2}, []Model{Simulator})
+	require.NoError(t, err)
+	require.Greater(t, p.Curves[0].Throughput[1], slow.Curves[0].Throughput[1])
+
+	c2 := c
+	c2.Servers = 2
+	tr2, err := c2.Synthesize(zoo.Toy())
+	require.NoError(t, err)
+	p2, err := Run(tr2, c2, []int{1, 2}, []Model{MVAHybrid, Cynthia})
+	require.NoError(t, err)
+	require.Equal(t, 2, p2.Servers)
+	require.Len(t, p2.Curves, 1)
+	require.Equal(t, Cynthia, p2.Curves[0].Model)
+	require.Contains(t, p2.Notes[0], "phases are of one PS (the trace has 2)")
+}
+
+func TestRunErrors(t *testing.T) {
+	t.Parallel()
+	good := toyCluster()
+	tr, err := good.Synthesize(zoo.Toy())
+	require.NoError(t, err)
+	bad := &trace.Trace{Meta: trace.Meta{Bandwidth: 100, Batch: 1}, Steps: []trace.Step{{Ops: []trace.Op{
+		{Name: "d", Resource: trace.Resource{Kind: trace.Downlink}, End: 1e9, Bytes: 100},
+	}}}}
+	for name, tc := range map[string]struct {
+		tr     *trace.Trace
+		c      Cluster
+		ws     []int
+		models []Model
+		want   string
+	}{
+		"no workers":    {tr, good, nil, AllModels(), "no worker counts"},
+		"descending":    {tr, good, []int{2, 1}, AllModels(), "ascending"},
+		"zero workers":  {tr, good, []int{0, 1}, AllModels(), "ascending integers ≥ 1"},
+		"no models":     {tr, good, []int{1}, nil, "no models"},
+		"unknown model": {tr, good, []int{1}, []Model{"oracle"}, `unknown model "oracle"`},
+		"no bandwidth":  {&trace.Trace{Meta: trace.Meta{Batch: 1}}, Cluster{}, []int{1}, AllModels(), "bandwidth 0"},
+		"no batch":      {&trace.Trace{Meta: trace.Meta{Bandwidth: 1}}, Cluster{}, []int{1}, AllModels(), "batch 0"},
+		"coarse fails":  {bad, Cluster{}, []int{1}, []Model{Cynthia}, "no downlink or no uplink"},
+	} {
+		_, err := Run(tc.tr, tc.c, tc.ws, tc.models)
+		require.ErrorContains(t, err, tc.want, name)
+	}
+	_, err = Cluster{}.Synthesize(zoo.Toy())
+	require.ErrorContains(t, err, "bandwidth 0")
+	_, err = Cluster{Bandwidth: math.Inf(1)}.Synthesize(zoo.Toy())
+	require.ErrorContains(t, err, "bandwidth +Inf")
+}
+
+func TestModelsParseAndNames(t *testing.T) {
+	t.Parallel()
+	ms, err := ParseModels("simulator, mva-hybrid,cynthia")
+	require.NoError(t, err)
+	require.Equal(t, []Model{Simulator, MVAHybrid, Cynthia}, ms)
+	_, err = ParseModels("simulator,simulator")
+	require.ErrorContains(t, err, "named twice")
+	_, err = ParseModels("lin")
+	require.ErrorContains(t, err, `unknown model "lin"`)
+	// The names the icpe20-throughput experiments write.
+	require.Equal(t, "Lin et al. MVA (hybrid)", MVAHybrid.Label())
+	require.Equal(t, "mascots18-mva-hybrid", MVAHybrid.Tag())
+	require.Equal(t, "icpe20 simulator", Simulator.Label())
+	require.Equal(t, "icpe20-simulator", Simulator.Tag())
+	require.Equal(t, "Cynthia (icpe20 restatement)", Cynthia.Label())
+	require.Equal(t, "cynthia", Cynthia.Tag())
+	require.Equal(t, "10 Gbit/s: Lin et al. MVA (exact)", Series(1.25e9, MVAExact))
+}

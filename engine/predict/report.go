@@ -1,0 +1,295 @@
+package predict
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"pslab/engine/dataset"
+	"pslab/engine/experiment"
+)
+
+// Report is the predictions of one input at one or more bandwidths, with
+// optional measurements, as `pslab predict` prints them.
+type Report struct {
+	// Input describes the input (files and what they hold); Model is the
+	// DNN name; Setup the cluster and simulator settings, one line.
+	Input, Model, Setup string
+	// Knee is ε of the saturation knee (Knee).
+	Knee float64
+	// Runs are the predictions, one per bandwidth, ascending.
+	Runs []*Prediction
+	// Measured are the measurements the first run is compared with (nil
+	// without), Errors the models' errors against them, Missing the
+	// measured worker counts that were not predicted.
+	Measured []Measurement
+	Errors   []ModelError
+	Missing  []int
+}
+
+// BandwidthLabel formats a bandwidth in bytes/s as Gbit/s, e.g. "10 Gbit/s".
+func BandwidthLabel(bw float64) string { return fmt.Sprintf("%.4g Gbit/s", bw*8/1e9) }
+
+// Series is the legend name of a model's curve at a bandwidth.
+func Series(bw float64, m Model) string { return BandwidthLabel(bw) + ": " + m.Label() }
+
+// Result returns the report as a result table (dataset.ResultSchema, the
+// rows behind a figure): one derived series per bandwidth and model, x =
+// workers, y = examples/s, error = the relative error against the
+// measurement at the same W (first bandwidth only); and the measured series
+// with ± one standard deviation. Notes hold the input, the settings and
+// each run's coarse inputs.
+func (r *Report) Result() *experiment.Result {
+	res := experiment.NewResult()
+	res.Note("%s", r.Input)
+	res.Note("%s", r.Setup)
+	rel := map[Model]map[int]float64{}
+	for _, e := range r.Errors {
+		rel[e.Model] = map[int]float64{}
+		for i, w := range e.Workers {
+			rel[e.Model][w] = e.Rel[i]
+		}
+	}
+	for k, p := range r.Runs {
+		res.Note("%s", runSummary(p))
+		for _, n := range p.Notes {
+			res.Note("%s: %s", BandwidthLabel(p.Bandwidth), n)
+		}
+		for _, c := range p.Curves {
+			for i, w := range p.Workers {
+				e, ok := rel[c.Model][w]
+				if k == 0 && ok {
+					res.PointError(Series(p.Bandwidth, c.Model), c.Model.Tag(), dataset.Derived, float64(w), c.Throughput[i], e)
+				} else {
+					res.Point(Series(p.Bandwidth, c.Model), c.Model.Tag(), dataset.Derived, float64(w), c.Throughput[i])
+				}
+			}
+		}
+	}
+	for _, m := range r.Measured {
+		res.PointRange("measured", "measurement", dataset.Measured, float64(m.Workers), m.Throughput, m.Throughput-m.Std, m.Throughput+m.Std)
+	}
+	return res
+}
+
+// runSummary is one line on a prediction's inputs.
+func runSummary(p *Prediction) string {
+	s := fmt.Sprintf("%s, batch %d, %d PS: link bound %.5g examples/s", BandwidthLabel(p.Bandwidth), p.Batch, p.Servers, p.LinkBound)
+	if p.HasCoarse {
+		c := p.Coarse
+		s += fmt.Sprintf("; 1-worker step %.4g s; tcpdump phases S^D %.4g, S^W %.4g, S^U %.4g, S^S %.4g s; Cynthia T_p %.4g s, T_C %.4g s, U_1 %.4g",
+			c.Step, c.Phases.Downlink, c.Phases.Worker, c.Phases.Uplink, c.Phases.Server, c.Tp, c.Tc, c.U1)
+	}
+	return s
+}
+
+// WriteText writes the report as aligned tables: per bandwidth, workers ×
+// model in examples/s with the knee of every curve; with measurements, the
+// signed relative error per W in percent and its mean and max |error|.
+func (r *Report) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "%s\n%s\n", r.Input, r.Setup)
+	measured := map[int]Measurement{}
+	for _, m := range r.Measured {
+		measured[m.Workers] = m
+	}
+	for k, p := range r.Runs {
+		fmt.Fprintf(w, "\n%s\n", runSummary(p))
+		for _, n := range p.Notes {
+			fmt.Fprintf(w, "note: %s\n", n)
+		}
+		tw := tabwriter.NewWriter(w, 8, 8, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprint(tw, "workers\t")
+		for _, c := range p.Curves {
+			fmt.Fprintf(tw, "%s\t", c.Model)
+		}
+		if k == 0 && len(r.Measured) > 0 {
+			fmt.Fprint(tw, "measured\t")
+		}
+		fmt.Fprintln(tw, "")
+		for i, wk := range p.Workers {
+			fmt.Fprintf(tw, "%d\t", wk)
+			for _, c := range p.Curves {
+				fmt.Fprintf(tw, "%.5g\t", c.Throughput[i])
+			}
+			if m, ok := measured[wk]; k == 0 && ok {
+				fmt.Fprintf(tw, "%.5g\t", m.Throughput)
+			} else if k == 0 && len(r.Measured) > 0 {
+				fmt.Fprint(tw, "\t")
+			}
+			fmt.Fprintln(tw, "")
+		}
+		fmt.Fprintf(tw, "knee (ε=%g)\t", r.Knee)
+		for _, c := range p.Curves {
+			kn, sat := Knee(p.Workers, c.Throughput, r.Knee)
+			fmt.Fprintf(tw, "%s\t", map[bool]string{true: strconv.Itoa(kn), false: "> " + strconv.Itoa(kn)}[sat])
+		}
+		fmt.Fprintln(tw, "")
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if len(r.Measured) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "\nrelative error (predicted − measured)/measured at %s, %%\n", BandwidthLabel(r.Runs[0].Bandwidth))
+	if len(r.Missing) > 0 {
+		fmt.Fprintf(w, "note: measured worker counts %v are not among the predicted ones\n", r.Missing)
+	}
+	if len(r.Errors) == 0 {
+		_, err := fmt.Fprintln(w, "no measured worker count was predicted")
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 8, 8, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "workers\t")
+	for _, e := range r.Errors {
+		fmt.Fprintf(tw, "%s\t", e.Model)
+	}
+	fmt.Fprintln(tw, "")
+	for i, wk := range r.Errors[0].Workers {
+		fmt.Fprintf(tw, "%d\t", wk)
+		for _, e := range r.Errors {
+			fmt.Fprintf(tw, "%+.1f\t", 100*e.Rel[i])
+		}
+		fmt.Fprintln(tw, "")
+	}
+	for _, row := range []struct {
+		name string
+		v    func(ModelError) float64
+	}{{"mean |error|", func(e ModelError) float64 { return e.MeanAbs }}, {"max |error|", func(e ModelError) float64 { return e.MaxAbs }}} {
+		fmt.Fprintf(tw, "%s\t", row.name)
+		for _, e := range r.Errors {
+			fmt.Fprintf(tw, "%.1f\t", 100*row.v(e))
+		}
+		fmt.Fprintln(tw, "")
+	}
+	return tw.Flush()
+}
+
+// csvHeader is the header of WriteCSV.
+var csvHeader = []string{"bandwidth_bytes_per_s", "workers", "model", "throughput_examples_per_s", "measured_examples_per_s", "rel_error", "link_bound_examples_per_s"}
+
+// WriteCSV writes one row per bandwidth, worker count and model (long
+// format; measured and rel_error are empty where there is no measurement).
+func (r *Report) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(csvHeader); err != nil {
+		return err
+	}
+	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	measured := map[int]float64{}
+	for _, m := range r.Measured {
+		measured[m.Workers] = m.Throughput
+	}
+	for k, p := range r.Runs {
+		for i, wk := range p.Workers {
+			for _, c := range p.Curves {
+				meas, rel := "", ""
+				if m, ok := measured[wk]; ok && k == 0 {
+					meas, rel = num(m), num((c.Throughput[i]-m)/m)
+				}
+				if err := cw.Write([]string{num(p.Bandwidth), strconv.Itoa(wk), string(c.Model), num(c.Throughput[i]), meas, rel, num(p.LinkBound)}); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// jsonFloat is a float that writes +Inf (an unknown link bound) as null.
+type jsonFloat float64
+
+func (f jsonFloat) MarshalJSON() ([]byte, error) {
+	if math.IsInf(float64(f), 0) || math.IsNaN(float64(f)) {
+		return []byte("null"), nil
+	}
+	return []byte(strconv.FormatFloat(float64(f), 'g', -1, 64)), nil
+}
+
+type jsonCurve struct {
+	Model      Model       `json:"model"`
+	Label      string      `json:"label"`
+	Throughput []jsonFloat `json:"throughput_examples_per_s"`
+	Knee       int         `json:"knee"`
+	Saturated  bool        `json:"saturated"`
+}
+
+type jsonCoarse struct {
+	Step float64 `json:"step_1w"`
+	SW   float64 `json:"s_w"`
+	SU   float64 `json:"s_u"`
+	SS   float64 `json:"s_s"`
+	SD   float64 `json:"s_d"`
+	Tp   float64 `json:"t_p"`
+	Tc   float64 `json:"t_c"`
+	U1   float64 `json:"u_1"`
+}
+
+type jsonRun struct {
+	Bandwidth float64     `json:"bandwidth_bytes_per_s"`
+	Batch     int         `json:"batch"`
+	Servers   int         `json:"ps"`
+	LinkBound jsonFloat   `json:"link_bound_examples_per_s"`
+	Coarse    *jsonCoarse `json:"coarse_inputs,omitempty"`
+	Workers   []int       `json:"workers"`
+	Curves    []jsonCurve `json:"models"`
+	Notes     []string    `json:"notes,omitempty"`
+}
+
+type jsonError struct {
+	Model   Model     `json:"model"`
+	Workers []int     `json:"workers"`
+	Rel     []float64 `json:"rel_error"`
+	Mean    float64   `json:"mean_abs_rel_error"`
+	Max     float64   `json:"max_abs_rel_error"`
+}
+
+// WriteJSON writes the report as one indented JSON object: input, model,
+// setup, knee_epsilon, runs (per bandwidth: batch, PS, link bound, the
+// coarse inputs in seconds, workers, and per model the throughput with its
+// knee), and with measurements the measured rows and the errors.
+func (r *Report) WriteJSON(w io.Writer) error {
+	out := struct {
+		Input    string        `json:"input"`
+		Model    string        `json:"dnn"`
+		Setup    string        `json:"setup"`
+		Knee     float64       `json:"knee_epsilon"`
+		Runs     []jsonRun     `json:"runs"`
+		Measured []Measurement `json:"measured,omitempty"`
+		Errors   []jsonError   `json:"errors,omitempty"`
+		Missing  []int         `json:"measured_not_predicted,omitempty"`
+	}{Input: r.Input, Model: r.Model, Setup: r.Setup, Knee: r.Knee, Measured: r.Measured, Missing: r.Missing}
+	for _, p := range r.Runs {
+		jr := jsonRun{Bandwidth: p.Bandwidth, Batch: p.Batch, Servers: p.Servers, LinkBound: jsonFloat(p.LinkBound), Workers: p.Workers, Notes: p.Notes}
+		if p.HasCoarse {
+			c := p.Coarse
+			jr.Coarse = &jsonCoarse{Step: c.Step, SW: c.Phases.Worker, SU: c.Phases.Uplink, SS: c.Phases.Server, SD: c.Phases.Downlink, Tp: c.Tp, Tc: c.Tc, U1: c.U1}
+		}
+		for _, c := range p.Curves {
+			k, sat := Knee(p.Workers, c.Throughput, r.Knee)
+			jc := jsonCurve{Model: c.Model, Label: c.Model.Label(), Knee: k, Saturated: sat}
+			for _, y := range c.Throughput {
+				jc.Throughput = append(jc.Throughput, jsonFloat(y))
+			}
+			jr.Curves = append(jr.Curves, jc)
+		}
+		out.Runs = append(out.Runs, jr)
+	}
+	for _, e := range r.Errors {
+		out.Errors = append(out.Errors, jsonError{Model: e.Model, Workers: e.Workers, Rel: e.Rel, Mean: e.MeanAbs, Max: e.MaxAbs})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// Caption is a figure caption line: the input's model and the setup.
+func (r *Report) Caption() string {
+	return strings.TrimSpace(r.Model + "; " + r.Setup)
+}
