@@ -86,6 +86,9 @@ type tputCase struct {
 	// MeasuredModel is the model name in the measured dataset (default
 	// Model, or the recorded trace's model).
 	MeasuredModel string `toml:"measured_model"`
+	// Series overrides the experiment's series for this case (a subset of
+	// simulator, lin, cynthia, cynthia-halved; not events).
+	Series []string
 	// Measured names the input holding this case's measurements
 	// (dataset.MeasurementSchema); empty means the experiment's input
 	// "measured", if any.
@@ -293,7 +296,15 @@ func (p *tputParams) check(env *experiment.Env) error {
 		if c.Servers < 1 || !(c.DeviceSpeed > 0) || !(c.BandwidthGbps > 0) || !(c.WindowMB >= 0) {
 			return env.Errorf("case", "case %q: servers %d, device_speed %v, bandwidth_gbps %v, window_mb %v: need ≥ 1, > 0, > 0, ≥ 0", c.ID, c.Servers, c.DeviceSpeed, c.BandwidthGbps, c.WindowMB)
 		}
-		if c.Servers > 1 && slices.Contains(p.Series, "lin") {
+		if c.Series == nil {
+			c.Series = p.Series
+		}
+		for _, s := range c.Series {
+			if !slices.Contains(tputSeriesKeys, s) || (s == "events") != slices.Contains(p.Series, "events") {
+				return env.Errorf("series", "case %q: series %q (want %v, events only for the whole experiment)", c.ID, s, tputSeriesKeys)
+			}
+		}
+		if c.Servers > 1 && slices.Contains(c.Series, "lin") {
 			return env.Errorf("series", "case %q: Lin et al. is computed from a 1-PS profile only (%d PS)", c.ID, c.Servers)
 		}
 		if c.MeasuredModel == "" {
@@ -320,11 +331,11 @@ func (p *tputParams) run(env *experiment.Env, c *tputCase, ws []int, cache map[s
 		return nil, fmt.Errorf("case %q: %w", c.ID, err)
 	}
 	cv.bound = cv.coarse.LinkBound(c.Batch, bw)
-	if !slices.Contains(p.Series, "simulator") && !slices.Contains(p.Series, "events") {
+	if !slices.Contains(c.Series, "simulator") && !slices.Contains(c.Series, "events") {
 		return cv, nil
 	}
 	cfg := sim.Config{Steps: c.Steps, Warmup: p.Warmup, Link: sim.Link{Mode: mode, Order: order}, Seed: env.Spec.Seed}
-	if slices.Contains(p.Series, "events") {
+	if slices.Contains(c.Series, "events") {
 		cfg.Warmup = sim.NoWarmup // event counts need no measurement window
 	}
 	if cv.runs, err = sim.Sweep(tr, cfg, ws); err != nil {

@@ -54,7 +54,7 @@ func (p *tputParams) emit(env *experiment.Env, res *experiment.Result, cv *tputC
 		res.Note("%s: simulator knee W = %d (ε = %g, saturated within the sweep: %v), peak %.4g examples/s = %.3g of the link bound",
 			c.Label, k, p.KneeEpsilon, sat, peak, peak/cv.bound)
 	}
-	if slices.Contains(p.Series, "lin") {
+	if slices.Contains(c.Series, "lin") {
 		v := tputLinVariants[p.LinVariant]
 		x, err := mva.Curve(co.Phases, ws[last], 1, v)
 		if err != nil {
@@ -77,7 +77,7 @@ func (p *tputParams) emit(env *experiment.Env, res *experiment.Result, cv *tputC
 		}
 	}
 	for _, s := range []string{"cynthia", "cynthia-halved"} {
-		if !slices.Contains(p.Series, s) {
+		if !slices.Contains(c.Series, s) {
 			continue
 		}
 		m, name := co.Cynthia(c.Batch), c.Label+": Cynthia (icpe20 restatement)"

@@ -103,6 +103,19 @@ func TestThroughputKindCoarseModels(t *testing.T) {
 	require.Contains(t, res.Metrics, "knee_gap.toy")
 }
 
+func TestThroughputKindCaseSeries(t *testing.T) {
+	t.Parallel()
+	root := tputRoot(t)
+	res, err := runTput(t, root, "", `series = ["simulator", "lin"]`+toyCase+`series = ["cynthia"]`+"\n")
+	require.NoError(t, err)
+	names := map[string]bool{}
+	for _, s := range res.Table.Strings("series") {
+		names[s] = true
+	}
+	require.Equal(t, map[string]bool{"toy: Cynthia (icpe20 restatement)": true}, names)
+	require.NotContains(t, res.Metrics, "knee.toy")
+}
+
 func TestThroughputKindDeterministic(t *testing.T) {
 	t.Parallel()
 	root := tputRoot(t)
@@ -246,6 +259,7 @@ func TestThroughputKindInvalidParams(t *testing.T) {
 		{toyCase + "servers = 2\n" + `[params.x]`, `unknown field`},
 		{`series = ["lin"]` + toyCase + "servers = 2\n", "1-PS profile only"},
 		{toyCase + toyCase, "unique"},
+		{toyCase + `series = ["events"]` + "\n", `case "toy": series "events"`},
 		{"[[params.case]]\nid = \"toy\"\nmodel = \"missing\"\nbatch = 8\n", `missing required input "missing"`},
 		{`[[params.compare]]
 num = "toy"
