@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"pslab/engine/cynthia"
 	"pslab/engine/dataset"
 	"pslab/engine/experiment"
 	"pslab/engine/mva"
@@ -54,19 +55,14 @@ func (p *tputParams) emit(env *experiment.Env, res *experiment.Result, cv *tputC
 		res.Note("%s: simulator knee W = %d (ε = %g, saturated within the sweep: %v), peak %.4g examples/s = %.3g of the link bound",
 			c.Label, k, p.KneeEpsilon, sat, peak, peak/cv.bound)
 	}
-	if slices.Contains(c.Series, "lin") {
-		v := tputLinVariants[p.LinVariant]
-		x, err := mva.Curve(co.Phases, ws[last], 1, v)
-		if err != nil {
-			return fmt.Errorf("case %q: Lin et al.: %w", id, err)
-		}
-		y := make([]float64, len(ws))
+	if err := p.coarseCurves(cv, ws); err != nil {
+		return err
+	}
+	if y, ok := cv.coarseY["lin"]; ok && slices.Contains(c.Series, "lin") {
 		name := fmt.Sprintf("%s: Lin et al. MVA (%s)", c.Label, p.LinVariant)
 		for i, w := range ws {
-			y[i] = float64(c.Batch) * x[w-1]
 			res.Point(name, "mascots18-mva-"+p.LinVariant, dataset.Derived, float64(w), y[i])
 		}
-		cv.setCoarse("lin", y)
 		k, _ := predict.Knee(ws, y, p.KneeEpsilon)
 		res.Metric("knee_lin."+id, float64(k))
 		if cv.sim != nil {
@@ -80,26 +76,20 @@ func (p *tputParams) emit(env *experiment.Env, res *experiment.Result, cv *tputC
 		if !slices.Contains(c.Series, s) {
 			continue
 		}
-		m, name := co.Cynthia(c.Batch), c.Label+": Cynthia (icpe20 restatement)"
+		key := strings.ReplaceAll(s, "-", "_")
+		name := c.Label + ": Cynthia (icpe20 restatement)"
 		if s == "cynthia-halved" {
-			m, name = m.HalvedTC(), c.Label+": Cynthia, T_C/2"
+			name = c.Label + ": Cynthia, T_C/2"
 		}
 		minRatio, overBound := math.Inf(1), 0.0
-		ys := make([]float64, len(ws))
 		for i, w := range ws {
-			y, err := m.Throughput(w)
-			if err != nil {
-				return fmt.Errorf("case %q: %s: %w", id, s, err)
-			}
-			ys[i] = y
+			y := cv.coarseY[key][i]
 			res.Point(name, s, dataset.Derived, float64(w), y)
 			overBound = math.Max(overBound, y/cv.bound)
 			if cv.sim != nil {
 				minRatio = math.Min(minRatio, cv.sim[i]/y)
 			}
 		}
-		cv.setCoarse(strings.ReplaceAll(s, "-", "_"), ys)
-		key := strings.ReplaceAll(s, "-", "_")
 		res.Metric(key+"_over_bound_max."+id, overBound)
 		if cv.sim != nil {
 			res.Metric("sim_over_"+key+"_min."+id, minRatio)
@@ -108,11 +98,36 @@ func (p *tputParams) emit(env *experiment.Env, res *experiment.Result, cv *tputC
 	return nil
 }
 
-func (cv *tputCurve) setCoarse(key string, y []float64) {
-	if cv.coarseY == nil {
-		cv.coarseY = map[string][]float64{}
+// coarseCurves computes, in examples/s at each swept W, Lin et al.'s MVA
+// (key lin, 1 PS only) and Cynthia's restatement and its T_C/2 variant
+// (cynthia, cynthia_halved) from the case's trace, drawn or not: their
+// errors against measurements are recorded either way.
+func (p *tputParams) coarseCurves(cv *tputCurve, ws []int) error {
+	c, co := cv.c, cv.coarse
+	cv.coarseY = map[string][]float64{}
+	if c.Servers == 1 {
+		x, err := mva.Curve(co.Phases, ws[len(ws)-1], 1, tputLinVariants[p.LinVariant])
+		if err != nil {
+			return fmt.Errorf("case %q: Lin et al.: %w", c.ID, err)
+		}
+		y := make([]float64, len(ws))
+		for i, w := range ws {
+			y[i] = float64(c.Batch) * x[w-1]
+		}
+		cv.coarseY["lin"] = y
 	}
-	cv.coarseY[key] = y
+	m := co.Cynthia(c.Batch)
+	for key, model := range map[string]cynthia.ICPE{"cynthia": m, "cynthia_halved": m.HalvedTC()} {
+		y := make([]float64, len(ws))
+		for i, w := range ws {
+			var err error
+			if y[i], err = model.Throughput(w); err != nil {
+				return fmt.Errorf("case %q: %s: %w", c.ID, key, err)
+			}
+		}
+		cv.coarseY[key] = y
+	}
+	return nil
 }
 
 func b2f(b bool) float64 {

@@ -138,8 +138,8 @@ func (cv *tputCurve) errStats(ws []int, y []float64) (worst, mean float64, n int
 // emitMeasured draws a case's measurements (error bars: ± one standard
 // deviation over repetitions) and records, in percent of |pred − meas|/meas
 // over the measured W: error.max.<id>, error.mean.<id> and error.points.<id>
-// for the simulator; error_<model>.max/mean.<id> for each coarse model
-// drawn (lin, cynthia, cynthia_halved); with input "error_bounds" and
+// for the simulator; error_<model>.max/mean.<id> for each coarse model,
+// drawn or not (lin with 1 PS, cynthia, cynthia_halved); with input "error_bounds" and
 // params.figure, error.excess.<id>, the largest simulator error minus the
 // paper's version-000 bound for (panel, W) in percentage points (≤ 0 when
 // every point meets it), and error.violations.<id>, the points that miss
