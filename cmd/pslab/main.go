@@ -5,6 +5,12 @@
 //	pslab check [-root dir] [experiment files or dirs]  run in memory and check
 //	pslab list [-root dir]                               list experiments and kinds
 //	pslab datasets [-root dir] [-shared dir]             rebuild every Arrow dataset
+//	pslab import <format> <files...> -o out.arrow       convert a TF timeline, Kineto trace or CSV
+//	pslab predict [flags] <trace or profile>              every model's throughput vs workers
+//	pslab provision [flags]                              Cynthia's cost-minimal cluster for a goal
+//	pslab testbed run|ps|worker [flags]                  real PS training over gRPC/TCP
+//
+// Run 'pslab <command> -h' for the flags of a command.
 package main
 
 import (
