@@ -70,6 +70,11 @@ func buildDatasets(_ context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	jobs, err := buildPhilly(*root, raw, stderr)
 	fmt.Fprintf(stdout, "%d Philly jobs built\n", jobs)
+	if err != nil {
+		return err
+	}
+	nb, err := buildBYO(*root, raw, stderr) // datasets/byo (cmd/pslab/predict.go)
+	fmt.Fprintf(stdout, "%d bring-your-own-hardware profiles built\n", nb)
 	return err
 }
 

@@ -36,6 +36,7 @@ func commands() map[string]command {
 		"datasets": {"rebuild every Arrow dataset under datasets/ from its source", buildDatasets},
 		"import":   {"convert external data (tf-timeline, kineto, measured-csv) into a dataset: import <format> <files...> -o out.arrow", importData},
 		"testbed":  {"real PS training over gRPC/TCP: run (collect datasets), ps, worker", testbedCmd},
+		"predict":  {"predict PS throughput vs workers from a trace or per-layer profile: simulator, MVA, Cynthia (+ errors vs -measured)", predictThroughput},
 
 		// Cynthia's Algorithm 1 on an instance catalogue (cmd/pslab/provision.go).
 		"provision": {"Cynthia provisioning plan: instance type, workers, PS nodes and cost for a loss and time goal", provision},

@@ -1,0 +1,582 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"pslab/engine/atomicfile"
+	"pslab/engine/dataset"
+	"pslab/engine/figure"
+	"pslab/engine/importer"
+	"pslab/engine/kineto"
+	"pslab/engine/predict"
+	"pslab/engine/sim"
+	"pslab/engine/timeline"
+	"pslab/engine/trace"
+	"pslab/engine/zoo"
+)
+
+// predictFlags are the inputs of `pslab predict`.
+type predictFlags struct {
+	from, bandwidth, workers, transport, order string
+	window, models, measured, measuredModel    string
+	figure, format, out, model                 string
+	servers, batch, steps, warmup, profSteps   int
+	deviceSpeed, alpha, beta, jitter, update   float64
+	knee                                       float64
+	seed                                       uint64
+	logY                                       bool
+	set                                        map[string]bool // flags given on the command line
+	command                                    string
+	meas                                       *measurement // -measured, once read
+}
+
+// predictInput is what the input files hold: a per-layer profile or a
+// recorded 1-worker trace.
+type predictInput struct {
+	files   []string
+	kind    string // "profile" or "trace"
+	format  string // trace, tf-timeline, profile, kineto, pipedream
+	profile *zoo.Profile
+	trace   *trace.Trace
+	model   string
+}
+
+// predictThroughput predicts PS throughput from a profile or trace:
+//
+//	pslab predict [flags] <trace or profile files>
+func predictThroughput(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	f := &predictFlags{command: "pslab predict " + strings.Join(args, " "), set: map[string]bool{}}
+	fs := flag.NewFlagSet("predict", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: pslab predict [flags] <input>\n\n"+
+			"input: a pslab trace (.arrow, from pslab import tf-timeline), a TF timeline (.json[.gz], one file per step if unmarked),\n"+
+			"a per-layer profile (.arrow, from pslab import kineto), a PyTorch Kineto trace (.json[.gz]) or a PipeDream graph.txt\n\nflags:")
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&f.from, "from", "auto", "input format: auto, trace, tf-timeline, profile, kineto or pipedream")
+	fs.StringVar(&f.model, "model", "", "DNN name (default: from the input)")
+	fs.StringVar(&f.bandwidth, "bandwidth", "", "link bandwidth(s) with unit, e.g. 10Gbps or 1Gbps,10Gbps,25Gbps (required for a profile; a trace's own by default)")
+	fs.IntVar(&f.servers, "ps", 0, "parameter servers (0: 1, or the trace's)")
+	fs.StringVar(&f.workers, "workers", "1..16", "worker counts: a range 1..16, a list 1,2,4,8, or both 1..4,8")
+	fs.StringVar(&f.transport, "transport", "multiplexed", "multiplexed (HTTP/2 flow control on) or ordered (flow control off)")
+	fs.StringVar(&f.order, "order", "default", "stream order: default (FIFO), tic, reverse or random")
+	fs.StringVar(&f.window, "window", "", "HTTP/2 flow-control window WIN with unit, e.g. 28MB (default: 28MB for a profile, the trace's own)")
+	fs.IntVar(&f.batch, "batch", 0, "examples per worker step (0: the input's; a profile's compute scales linearly with it)")
+	fs.Float64Var(&f.deviceSpeed, "device-speed", 1, "profile only: compute speed relative to the profiled device (2: twice as fast)")
+	fs.Float64Var(&f.alpha, "alpha", 0, "parsing overhead per byte, s/byte (icpe20 §3.2.1; a trace's own unless given)")
+	fs.Float64Var(&f.beta, "beta", 0, "parsing overhead per transfer, s (a trace's own unless given)")
+	fs.Float64Var(&f.jitter, "jitter", 0.05, "profile only: coefficient of variation of the per-step compute time (ASSUMED 0.05; 0: none)")
+	fs.Float64Var(&f.update, "update", 0, "profile only: PS update time per parameter byte, s/byte (0: 0.2e-9, assumed)")
+	fs.IntVar(&f.profSteps, "profile-steps", 0, "profile only: synthesized profiling steps (0: 100)")
+	fs.IntVar(&f.steps, "steps", 0, "simulated steps per worker (0: 1000, the paper's)")
+	fs.IntVar(&f.warmup, "warmup", 0, "step completions excluded from the simulator's window (0: 50)")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of the synthesized jitter and the simulator's step sampling")
+	fs.StringVar(&f.models, "models", "simulator,mva-exact,mva-approximate,mva-hybrid,cynthia", "models to run, comma-separated")
+	fs.Float64Var(&f.knee, "knee", 0.05, "ε of the saturation knee: the first W whose next point gains less than ε")
+	fs.StringVar(&f.measured, "measured", "", "measured throughputs: an Arrow measurement dataset or a CSV (pslab import measured-csv format)")
+	fs.StringVar(&f.measuredModel, "measured-model", "", "model name of the measured rows (default: the only one, or the input's)")
+	fs.StringVar(&f.figure, "figure", "", "write the figure to this .svg or .png file")
+	fs.BoolVar(&f.logY, "logy", false, "logarithmic throughput axis in the figure")
+	fs.StringVar(&f.format, "format", "text", "output format: text, csv, json or arrow (arrow needs -o)")
+	fs.StringVar(&f.out, "o", "", "write the output to this file instead of stdout")
+	var files []string
+	for rest := args; ; { // flags may come before or after the input files
+		if err := fs.Parse(rest); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files, rest = append(files, fs.Arg(0)), fs.Args()[1:]
+	}
+	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	if len(files) == 0 {
+		fs.Usage()
+		return errors.New("predict: no input file (a trace or a per-layer profile)")
+	}
+	if err := f.checkOutput(); err != nil {
+		return err
+	}
+	in, err := f.load(files)
+	if err != nil {
+		return err
+	}
+	runs, err := f.run(ctx, in)
+	if err != nil {
+		return err
+	}
+	if err := f.compare(in, runs); err != nil {
+		return err
+	}
+	return f.write(in, runs, stdout)
+}
+
+// checkOutput validates the output flags before any work is done.
+func (f *predictFlags) checkOutput() error {
+	switch f.format {
+	case "text", "csv", "json":
+	case "arrow":
+		if f.out == "" || !strings.HasSuffix(f.out, ".arrow") {
+			return fmt.Errorf("predict: -format arrow needs -o <file.arrow>, got -o %q", f.out)
+		}
+	default:
+		return fmt.Errorf("predict: -format %q (want text, csv, json or arrow)", f.format)
+	}
+	if f.figure != "" && !strings.HasSuffix(f.figure, ".svg") && !strings.HasSuffix(f.figure, ".png") {
+		return fmt.Errorf("predict: -figure %s: want a .svg or .png file", f.figure)
+	}
+	if !(f.knee > 0 && f.knee < 1) {
+		return fmt.Errorf("predict: -knee %v: need 0 < ε < 1", f.knee)
+	}
+	return nil
+}
+
+// load reads the input files.
+func (f *predictFlags) load(files []string) (*predictInput, error) {
+	from := f.from
+	if from == "auto" {
+		var err error
+		if from, err = sniffFormat(files[0]); err != nil {
+			return nil, err
+		}
+	}
+	in := &predictInput{files: files, format: from}
+	if len(files) > 1 && from != "tf-timeline" {
+		return nil, fmt.Errorf("predict: %d input files: only TF timelines (one file per step) come in several files; %s is %s", len(files), files[0], from)
+	}
+	var err error
+	switch from {
+	case "trace":
+		in.kind = "trace"
+		var t *dataset.Table
+		if t, err = dataset.Read(files[0], dataset.TraceSchema, dataset.Allocator); err == nil {
+			in.trace, err = dataset.ToTrace(t)
+		}
+	case "tf-timeline":
+		in.kind = "trace"
+		in.trace, _, err = timeline.ReadFiles(files, trace.Meta{})
+	case "profile":
+		in.kind = "profile"
+		var t *dataset.Table
+		if t, err = dataset.Read(files[0], zoo.ProfileSchema, dataset.Allocator); err == nil {
+			in.profile, err = zoo.ProfileFromTable(t)
+		}
+	case "kineto":
+		in.kind = "profile"
+		in.profile, err = readKineto(files[0])
+	case "pipedream":
+		in.kind = "profile"
+		in.profile, err = parseProfile(files[0])
+	default:
+		return nil, fmt.Errorf("predict: -from %q (want auto, trace, tf-timeline, profile, kineto or pipedream)", from)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("predict: %s (%s): %w", files[0], from, err)
+	}
+	switch {
+	case f.model != "":
+		in.model = f.model
+	case in.profile != nil:
+		in.model = in.profile.Model
+	default:
+		in.model = in.trace.Meta.Model
+	}
+	if in.model == "" {
+		in.model = strings.TrimSuffix(filepath.Base(files[0]), filepath.Ext(files[0]))
+	}
+	if in.profile != nil {
+		in.profile.Model = in.model
+	} else {
+		in.trace.Meta.Model = in.model
+	}
+	return in, nil
+}
+
+func readKineto(path string) (*zoo.Profile, error) {
+	r, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	p, _, err := kineto.Read(r, path, kineto.Options{})
+	return p, err
+}
+
+// sniffFormat tells the input format from the file name and, for JSON,
+// from its first 64 KiB: Kineto traces carry cpu_op events, ProfilerStep
+// annotations or distributedInfo; TF timelines name /job: devices.
+func sniffFormat(path string) (string, error) {
+	base := strings.ToLower(filepath.Base(path))
+	switch {
+	case strings.HasSuffix(base, ".arrow"):
+		t, err := dataset.ReadAny(path, dataset.Allocator)
+		if err != nil {
+			return "", fmt.Errorf("predict: %w", err)
+		}
+		switch t.Schema.Name {
+		case dataset.TraceSchema.Name:
+			return "trace", nil
+		case zoo.ProfileSchema.Name:
+			return "profile", nil
+		}
+		return "", fmt.Errorf("predict: %s holds a %q dataset; want a trace (pslab import tf-timeline) or a layer profile (pslab import kineto)", path, t.Schema.Name)
+	case strings.HasSuffix(base, ".txt"):
+		return "pipedream", nil
+	case strings.HasSuffix(base, ".json"), strings.HasSuffix(base, ".json.gz"):
+	default:
+		return "", fmt.Errorf("predict: %s: cannot tell the format from the name (.arrow, .json, .json.gz or graph.txt); pass -from", path)
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("predict: %w", err)
+	}
+	defer fh.Close()
+	br := bufio.NewReader(fh)
+	var r io.Reader = br
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return "", fmt.Errorf("predict: %s: %w", path, err)
+		}
+		r = gz
+	}
+	head := make([]byte, 64<<10)
+	n, err := io.ReadFull(r, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return "", fmt.Errorf("predict: %s: %w", path, err)
+	}
+	head = head[:n]
+	switch {
+	case bytes.Contains(head, []byte(`"cpu_op"`)), bytes.Contains(head, []byte(`"distributedInfo"`)),
+		bytes.Contains(head, []byte(`ProfilerStep#`)):
+		return "kineto", nil
+	case bytes.Contains(head, []byte(`/job:`)):
+		return "tf-timeline", nil
+	}
+	return "", fmt.Errorf("predict: %s: neither a Kineto trace (cpu_op events) nor a TF timeline (/job: devices) in its first 64 KiB; pass -from kineto or -from tf-timeline", path)
+}
+
+// cluster is the predict.Cluster of the flags, without bandwidth.
+func (f *predictFlags) cluster(in *predictInput) (predict.Cluster, error) {
+	mode, err := predict.ParseTransport(f.transport)
+	if err != nil {
+		return predict.Cluster{}, fmt.Errorf("predict: -transport: %w", err)
+	}
+	order, err := predict.ParseOrder(f.order)
+	if err != nil {
+		return predict.Cluster{}, fmt.Errorf("predict: -order: %w", err)
+	}
+	c := predict.Cluster{Servers: f.servers, Batch: f.batch, DeviceSpeed: f.deviceSpeed, Link: sim.Link{Mode: mode, Order: order},
+		Alpha: f.alpha, Beta: f.beta, Jitter: f.jitter, UpdateTime: f.update, ProfileSteps: f.profSteps,
+		Steps: f.steps, Warmup: f.warmup, Seed: f.seed}
+	for _, v := range []struct {
+		name string
+		bad  bool
+	}{{"-ps", f.servers < 0}, {"-batch", f.batch < 0}, {"-steps", f.steps < 0}, {"-warmup", f.warmup < 0},
+		{"-profile-steps", f.profSteps < 0}, {"-device-speed", !(f.deviceSpeed > 0) || f.deviceSpeed > 1e6},
+		{"-alpha", !(f.alpha >= 0) || f.alpha > 1}, {"-beta", !(f.beta >= 0) || f.beta > 1e6},
+		{"-jitter", !(f.jitter >= 0) || f.jitter > 10}, {"-update", !(f.update >= 0) || f.update > 1}} {
+		if v.bad {
+			return c, fmt.Errorf("predict: %s: need a finite value ≥ 0 (> 0 for -device-speed)", v.name)
+		}
+	}
+	if f.window != "" {
+		if c.Link.Window, err = predict.ParseBytes(f.window); err != nil {
+			return c, fmt.Errorf("predict: -window: %w", err)
+		}
+	}
+	if c.Link.Window == 0 && mode == sim.Multiplex && (in.kind == "profile" || in.trace.Meta.Window == 0) {
+		c.Link.Window = 28e6 // icpe20 §3.2.2: WIN ≈ 28 MB measured on average
+	}
+	if in.kind == "profile" {
+		return c, nil
+	}
+	return c, f.adoptTrace(in.trace, &c)
+}
+
+// adoptTrace reconciles the flags with a recorded trace's metadata.
+func (f *predictFlags) adoptTrace(tr *trace.Trace, c *predict.Cluster) error {
+	for _, name := range []string{"device-speed", "jitter", "update", "profile-steps"} {
+		if f.set[name] {
+			return fmt.Errorf("predict: -%s applies to a per-layer profile, not to a recorded trace (%s)", name, tr.Meta.Source)
+		}
+	}
+	m := &tr.Meta
+	switch {
+	case m.Batch == 0 && f.batch == 0:
+		return errors.New("predict: the trace records no batch size; pass -batch (examples per worker step)")
+	case m.Batch == 0:
+		m.Batch = f.batch
+	case f.batch != 0 && f.batch != m.Batch:
+		return fmt.Errorf("predict: -batch %d, but the trace was recorded at batch %d; a recorded trace cannot change its batch (predict from a per-layer profile instead)", f.batch, m.Batch)
+	}
+	if f.servers != 0 && f.servers != max(m.Servers, 1) {
+		return fmt.Errorf("predict: -ps %d, but the trace was recorded with %d PS", f.servers, max(m.Servers, 1))
+	}
+	if f.set["alpha"] {
+		m.Alpha = f.alpha
+	}
+	if f.set["beta"] {
+		m.Beta = f.beta
+	}
+	c.Servers, c.Batch = 0, 0
+	return nil
+}
+
+// bandwidths returns the bandwidths to predict at, bytes/s. A trace that
+// records no bandwidth takes the one -bandwidth as its own.
+func (f *predictFlags) bandwidths(in *predictInput) ([]float64, error) {
+	if f.bandwidth == "" {
+		if in.kind == "profile" {
+			return nil, errors.New("predict: -bandwidth is required with a per-layer profile (e.g. -bandwidth 10Gbps, or 1Gbps,10Gbps)")
+		}
+		if in.trace.Meta.Bandwidth == 0 {
+			return nil, errors.New("predict: the trace records no bandwidth; pass -bandwidth (the link bandwidth it was recorded at)")
+		}
+		return []float64{in.trace.Meta.Bandwidth}, nil
+	}
+	bws, err := predict.ParseBandwidths(f.bandwidth)
+	if err != nil {
+		return nil, fmt.Errorf("predict: -bandwidth: %w", err)
+	}
+	if in.kind == "trace" && in.trace.Meta.Bandwidth == 0 {
+		if len(bws) > 1 {
+			return nil, errors.New("predict: the trace records no bandwidth; give the one it was recorded at as -bandwidth")
+		}
+		in.trace.Meta.Bandwidth = bws[0]
+	}
+	return bws, nil
+}
+
+// run predicts at every bandwidth.
+func (f *predictFlags) run(ctx context.Context, in *predictInput) ([]*predict.Prediction, error) {
+	c, err := f.cluster(in)
+	if err != nil {
+		return nil, err
+	}
+	ws, err := predict.ParseWorkers(f.workers)
+	if err != nil {
+		return nil, fmt.Errorf("predict: -workers: %w", err)
+	}
+	models, err := predict.ParseModels(f.models)
+	if err != nil {
+		return nil, fmt.Errorf("predict: -models: %w", err)
+	}
+	bws, err := f.bandwidths(in)
+	if err != nil {
+		return nil, err
+	}
+	var runs []*predict.Prediction
+	for _, bw := range bws {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		c.Bandwidth = bw
+		tr := in.trace
+		if in.profile != nil {
+			if tr, err = c.Synthesize(in.profile); err != nil {
+				return nil, fmt.Errorf("predict: %s: %w", in.files[0], err)
+			}
+		}
+		p, err := predict.Run(tr, c, ws, models)
+		if err != nil {
+			hint := ""
+			if strings.Contains(err.Error(), "coarse models") {
+				hint = " (-models simulator predicts without the coarse models)"
+			}
+			return nil, fmt.Errorf("%s at %s: %w%s", in.files[0], gbps(bw), err, hint)
+		}
+		runs = append(runs, p)
+	}
+	return runs, nil
+}
+
+// gbps formats a bandwidth in bytes/s as Gbit/s.
+func gbps(bw float64) string { return fmt.Sprintf("%.4g Gbit/s", bw*8/1e9) }
+
+// measurement holds -measured's rows and the models' errors against them.
+type measurement struct {
+	rows    []predict.Measurement
+	errs    []predict.ModelError
+	missing []int
+}
+
+// compare reads -measured and computes the errors.
+func (f *predictFlags) compare(in *predictInput, runs []*predict.Prediction) error {
+	if f.measured == "" {
+		return nil
+	}
+	if len(runs) != 1 {
+		return fmt.Errorf("predict: -measured %s: give one -bandwidth (measurements record no bandwidth to match)", f.measured)
+	}
+	p := runs[0]
+	mode, _ := predict.ParseTransport(f.transport)
+	order, _ := predict.ParseOrder(f.order)
+	q := predict.Query{Model: f.measuredModel, Prefer: in.model, Batch: p.Batch, Servers: p.Servers,
+		Transport: predict.TransportName(mode), Order: predict.OrderName(order)}
+	var t *dataset.Table
+	var err error
+	switch {
+	case strings.HasSuffix(f.measured, ".arrow"):
+		t, err = dataset.Read(f.measured, dataset.MeasurementSchema, dataset.Allocator)
+	case strings.HasSuffix(f.measured, ".csv"):
+		t, err = readMeasuredCSV(f.measured, q)
+	default:
+		err = errors.New("want an .arrow measurement dataset or a .csv")
+	}
+	if err == nil {
+		f.meas = &measurement{}
+		f.meas.rows, err = predict.SelectMeasured(t, q)
+	}
+	if err != nil {
+		return fmt.Errorf("predict: -measured %s: %w", f.measured, err)
+	}
+	f.meas.errs, f.meas.missing = p.Errors(f.meas.rows)
+	return nil
+}
+
+// readMeasuredCSV imports a measured CSV; columns it lacks take the
+// prediction's model, batch, PS count, transport and order, and sync asp.
+func readMeasuredCSV(path string, q predict.Query) (*dataset.Table, error) {
+	r, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	model := q.Model
+	if model == "" {
+		model = q.Prefer
+	}
+	opt := importer.MeasuredOptions{Model: model, Batch: q.Batch, Sync: "asp", Transport: q.Transport, Order: q.Order}
+	return importer.ReadMeasured(r, path, opt, dataset.Provenance{Origin: dataset.Measured})
+}
+
+// report assembles what is printed.
+func (f *predictFlags) report(in *predictInput, runs []*predict.Prediction) *predict.Report {
+	r := &predict.Report{Model: in.model, Knee: f.knee, Runs: runs}
+	what := map[string]string{"trace": "recorded 1-worker trace", "tf-timeline": "TF timeline, a recorded 1-worker trace",
+		"profile": "per-layer profile", "kineto": "PyTorch Kineto trace → per-layer profile", "pipedream": "PipeDream graph → per-layer profile"}[in.format]
+	if in.profile != nil {
+		r.Input = fmt.Sprintf("input: %s (%s): %s, batch %d, %d layers, %.4g MB of parameters, %.4g s of compute per step",
+			strings.Join(in.files, " "), what, in.model, in.profile.Batch, len(in.profile.Layers), float64(in.profile.ParamBytes())/1e6, in.profile.ComputeSeconds())
+	} else {
+		m := in.trace.Meta
+		win := "no WIN recorded"
+		if m.Window > 0 {
+			win = fmt.Sprintf("WIN %d B", m.Window)
+		}
+		r.Input = fmt.Sprintf("input: %s (%s): %s, batch %d, %d steps, %d PS, recorded at %s, %s, α %g s/B, β %g s",
+			strings.Join(in.files, " "), what, in.model, m.Batch, len(in.trace.Steps), max(m.Servers, 1), gbps(m.Bandwidth), win, m.Alpha, m.Beta)
+	}
+	c, _ := f.cluster(in) // validated by run
+	win := "off"
+	if c.Link.Mode == sim.Multiplex {
+		w := c.Link.Window
+		if w == 0 {
+			w = in.trace.Meta.Window // a recorded trace's own
+		}
+		win = fmt.Sprintf("%.4g MB", float64(w)/1e6)
+	}
+	steps, warm := max(f.steps, 0), f.warmup
+	if steps == 0 {
+		steps = sim.DefaultSteps
+	}
+	if warm == 0 {
+		warm = sim.DefaultWarmup
+	}
+	r.Setup = fmt.Sprintf("cluster: %s transport (WIN %s), order %s", predict.TransportName(c.Link.Mode), win, predict.OrderName(c.Link.Order))
+	if in.profile != nil {
+		r.Setup += fmt.Sprintf(", α %g s/B, β %g s, device speed %g, jitter %g", c.Alpha, c.Beta, c.DeviceSpeed, c.Jitter)
+	}
+	r.Setup += fmt.Sprintf("; simulator: %d steps per worker, warm-up %d completions, seed %d", steps, warm, f.seed)
+	if f.meas != nil {
+		r.Measured, r.Errors, r.Missing = f.meas.rows, f.meas.errs, f.meas.missing
+	}
+	return r
+}
+
+// write prints or writes the report and the figure.
+func (f *predictFlags) write(in *predictInput, runs []*predict.Prediction, stdout io.Writer) error {
+	r := f.report(in, runs)
+	if f.figure != "" {
+		spec := figure.Spec{Title: "pslab predict: " + in.model + " throughput vs workers", Caption: r.Setup,
+			XLabel: "workers W", YLabel: "throughput (examples/s)", LogY: f.logY, Legend: "top left"}
+		svg, png, err := figure.Render(spec, r.Result().Table)
+		if err != nil {
+			return fmt.Errorf("predict: -figure: %w", err)
+		}
+		b := svg
+		if strings.HasSuffix(f.figure, ".png") {
+			b = png
+		}
+		if err := atomicfile.Write(f.figure, b); err != nil {
+			return fmt.Errorf("predict: -figure: %w", err)
+		}
+	}
+	if f.format == "arrow" {
+		res := r.Result()
+		res.Table.Provenance = dataset.Provenance{Origin: dataset.Derived, Source: strings.Join(in.files, ", "),
+			Licence: "derived from the input's data; the input's licence applies", Command: f.command,
+			Notes: strings.Join(res.Notes, "\n"), Extra: map[string]string{"dnn": in.model, "knee_epsilon": fmt.Sprint(f.knee)}}
+		if err := dataset.Write(f.out, res.Table, dataset.Allocator); err != nil {
+			return fmt.Errorf("predict: -o: %w", err)
+		}
+		return nil
+	}
+	var buf bytes.Buffer
+	var err error
+	switch f.format {
+	case "csv":
+		err = r.WriteCSV(&buf)
+	case "json":
+		err = r.WriteJSON(&buf)
+	default:
+		err = r.WriteText(&buf)
+	}
+	if err != nil {
+		return err
+	}
+	if f.out == "" {
+		_, err = stdout.Write(buf.Bytes())
+		return err
+	}
+	if err := atomicfile.Write(f.out, buf.Bytes()); err != nil {
+		return fmt.Errorf("predict: -o: %w", err)
+	}
+	return nil
+}
+
+// The Kineto sample of datasets/byo ("Bring your own hardware"): rank 0 of
+// HolisticTraceAnalysis's sampled test trace, imported as `pslab import
+// kineto` would with the provenance below.
+const (
+	byoKinetoFile    = "kineto-hta-sampled_rank-0.json.gz"
+	byoKinetoOut     = "datasets/byo/kineto-hta-rank0.arrow"
+	byoKinetoModel   = "hta-sample-rank0"
+	byoKinetoSource  = "PyTorch Kineto trace of rank 0 of a 128-rank NCCL training job (events sampled), github.com/facebookresearch/HolisticTraceAnalysis, tests/data/trace_filter/, commit f4d0062c382f42bd8a74838bcdad1916c7d5d2da"
+	byoKinetoLicence = "MIT, Copyright (c) Meta Platforms, Inc. and affiliates (traces/LICENSE-HolisticTraceAnalysis.txt)"
+)
+
+// buildBYO imports raw/traces/<byoKinetoFile> into datasets/byo, as
+// `pslab import kineto` does (called by `pslab datasets`).
+func buildBYO(root, raw string, stderr io.Writer) (int, error) {
+	src := filepath.Join(raw, "traces", byoKinetoFile)
+	f := &importFlags{out: filepath.Join(root, byoKinetoOut), source: byoKinetoSource, licence: byoKinetoLicence,
+		origin: dataset.Measured, model: byoKinetoModel,
+		command: "pslab datasets (pslab import kineto -model " + byoKinetoModel + " ../shared/datasets/traces/" + byoKinetoFile + " -o " + byoKinetoOut + ")"}
+	if err := importKineto(f, []string{src}, stderr); err != nil {
+		return 0, err
+	}
+	return 1, nil
+}
