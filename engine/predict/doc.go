@@ -40,6 +40,24 @@
 //     than ε (icpe20 Fig. 2).
 //   - Measurements (SelectMeasured): rows of a dataset.MeasurementSchema table
 //     with sync "asp" and the prediction's batch, PS count, transport and order
-//     (an empty transport or order in the file matches any); the relative
-//     error is (predicted − measured)/measured at each measured W.
+//     (an empty transport or order in the file matches any, since a CSV often
+//     leaves them out; the experiments match them exactly); without a model
+//     name the table's only model is used. The relative error is
+//     (predicted − measured)/measured at each measured W; a measurement has no
+//     bandwidth, so it is compared with one prediction.
+//   - Inputs are not re-derived: a synthesized trace takes the assumptions of
+//     zoo.Synthesize (compute linear in batch, 0.2 ns/byte PS update, lognormal
+//     jitter), which Cluster's fields expose.
+//
+// # Reports
+//
+// Report holds the predictions of one input and renders them as text, CSV,
+// JSON (to a caller's io.Writer) or a result table (dataset.ResultSchema,
+// the experiments' format, which engine/figure draws). The package does no
+// file I/O; cmd/pslab reads inputs and writes outputs.
+//
+// Run costs what the simulator costs (engine/sim benchmarks; about 0.5 s for
+// W = 1..16 at N = 100 on the 292-layer Kineto sample); FromTrace, MVA and
+// Cynthia take about 45 µs for W = 1..16 on a 100-step toy trace
+// (BenchmarkRunCoarse).
 package predict

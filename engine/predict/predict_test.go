@@ -148,3 +148,20 @@ func TestModelsParseAndNames(t *testing.T) {
 	require.Equal(t, "cynthia", Cynthia.Tag())
 	require.Equal(t, "10 Gbit/s: Lin et al. MVA (exact)", Series(1.25e9, MVAExact))
 }
+
+// BenchmarkRunCoarse is the coarse models alone (FromTrace, three MVA
+// variants and Cynthia for W = 1..16) on a 100-step toy trace.
+func BenchmarkRunCoarse(b *testing.B) {
+	c := toyCluster()
+	c.ProfileSteps = 100
+	tr, err := c.Synthesize(zoo.Toy())
+	require.NoError(b, err)
+	ws, err := ParseWorkers("1..16")
+	require.NoError(b, err)
+	models := []Model{MVAExact, MVAApproximate, MVAHybrid, Cynthia}
+	for b.Loop() {
+		if _, err := Run(tr, c, ws, models); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
