@@ -58,10 +58,14 @@ func (p *tputParams) emit(env *experiment.Env, res *experiment.Result, cv *tputC
 	if err := p.coarseCurves(cv, ws); err != nil {
 		return err
 	}
-	if y, ok := cv.coarseY["lin"]; ok && slices.Contains(c.Series, "lin") {
-		name := fmt.Sprintf("%s: Lin et al. MVA (%s)", c.Label, p.LinVariant)
-		for i, w := range ws {
-			res.Point(name, "mascots18-mva-"+p.LinVariant, dataset.Derived, float64(w), y[i])
+	// Coarse-model metrics are recorded for every case; only the series
+	// named in the case's series are drawn.
+	if y, ok := cv.coarseY["lin"]; ok {
+		if slices.Contains(c.Series, "lin") {
+			name := fmt.Sprintf("%s: Lin et al. MVA (%s)", c.Label, p.LinVariant)
+			for i, w := range ws {
+				res.Point(name, "mascots18-mva-"+p.LinVariant, dataset.Derived, float64(w), y[i])
+			}
 		}
 		k, _ := predict.Knee(ws, y, p.KneeEpsilon)
 		res.Metric("knee_lin."+id, float64(k))
@@ -73,9 +77,7 @@ func (p *tputParams) emit(env *experiment.Env, res *experiment.Result, cv *tputC
 		}
 	}
 	for _, s := range []string{"cynthia", "cynthia-halved"} {
-		if !slices.Contains(c.Series, s) {
-			continue
-		}
+		draw := slices.Contains(c.Series, s)
 		key := strings.ReplaceAll(s, "-", "_")
 		name := c.Label + ": Cynthia (icpe20 restatement)"
 		if s == "cynthia-halved" {
@@ -84,7 +86,9 @@ func (p *tputParams) emit(env *experiment.Env, res *experiment.Result, cv *tputC
 		minRatio, overBound := math.Inf(1), 0.0
 		for i, w := range ws {
 			y := cv.coarseY[key][i]
-			res.Point(name, s, dataset.Derived, float64(w), y)
+			if draw {
+				res.Point(name, s, dataset.Derived, float64(w), y)
+			}
 			overBound = math.Max(overBound, y/cv.bound)
 			if cv.sim != nil {
 				minRatio = math.Min(minRatio, cv.sim[i]/y)
