@@ -204,6 +204,7 @@ func TestThroughputKindMeasuredErrors(t *testing.T) {
 	require.InDelta(t, math.Max(ec1, ec2), res.Metrics["error_cynthia.max.toy"], 1e-9)
 	require.InDelta(t, (ec1+ec2)/2, res.Metrics["error_cynthia.mean.toy"], 1e-9)
 	require.InDelta(t, math.Max(c1/(x1*1.1), c2/(x2*0.8)), res.Metrics["cynthia_over_measured_max.toy"], 1e-12)
+	require.InDelta(t, (ec1+ec2)/2-(e1+e2)/2, res.Metrics["sim_advantage_cynthia.toy"], 1e-9)
 
 	// The same table named by the case instead of the experiment.
 	res, err = runTput(t, root, "meas2 = \"datasets/meas.arrow\"", toyCase+"measured = \"meas2\"\n")

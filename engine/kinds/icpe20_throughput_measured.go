@@ -143,7 +143,9 @@ func (cv *tputCurve) errStats(ws []int, y []float64) (worst, mean float64, n int
 // params.figure, error.excess.<id>, the largest simulator error minus the
 // paper's version-000 bound for (panel, W) in percentage points (≤ 0 when
 // every point meets it), and error.violations.<id>, the points that miss
-// it; knee_measured.<id> when every W is measured; and
+// it; sim_advantage_<model>.<id>, the coarse model's mean error minus the
+// simulator's (percentage points, > 0 when the simulator is closer to the
+// measurements); knee_measured.<id> when every W is measured; and
 // cynthia_over_measured_max.<id>, the largest Cynthia/measured ratio
 // (icpe20 §4.4 says Cynthia predicts below the measurement).
 func (p *tputParams) emitMeasured(env *experiment.Env, res *experiment.Result, cv *tputCurve, ws []int, bt *dataset.Table) error {
@@ -170,6 +172,10 @@ func (p *tputParams) emitMeasured(env *experiment.Env, res *experiment.Result, c
 		if n > 0 {
 			res.Metric("error_"+key+".max."+id, worst)
 			res.Metric("error_"+key+".mean."+id, mean)
+			if cv.sim != nil {
+				_, simMean, _ := cv.errStats(ws, cv.sim)
+				res.Metric("sim_advantage_"+key+"."+id, mean-simMean)
+			}
 		}
 		if key == "cynthia" {
 			hi := 0.0
