@@ -143,7 +143,9 @@ func b2f(b bool) float64 {
 
 // compare records, for each requested pair of cases, the minimum and
 // maximum ratio of their simulated throughputs over the sweep and the
-// difference of their knees.
+// difference of their knees (ratio_min, ratio_max, knee_diff), and the
+// same ratios of their measurements over the W both measured
+// (measured_ratio_min, measured_ratio_max).
 func (p *tputParams) compare(env *experiment.Env, res *experiment.Result, curves []*tputCurve, ws []int) error {
 	byID := map[string]*tputCurve{}
 	for _, cv := range curves {
@@ -151,21 +153,43 @@ func (p *tputParams) compare(env *experiment.Env, res *experiment.Result, curves
 	}
 	for _, cp := range p.Compare {
 		a, b := byID[cp.Num], byID[cp.Den]
-		if a == nil || b == nil || a.sim == nil || b.sim == nil {
-			return env.Errorf("compare", "compare %q / %q: both must be cases with a simulator series", cp.Num, cp.Den)
-		}
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for i := range ws {
-			r := a.sim[i] / b.sim[i]
-			lo, hi = math.Min(lo, r), math.Max(hi, r)
+		if a == nil || b == nil {
+			return env.Errorf("compare", "compare %q / %q: both must be cases", cp.Num, cp.Den)
 		}
 		key := cp.Num + "." + cp.Den
-		res.Metric("ratio_min."+key, lo)
-		res.Metric("ratio_max."+key, hi)
-		ka, _ := predict.Knee(ws, a.sim, p.KneeEpsilon)
-		kb, _ := predict.Knee(ws, b.sim, p.KneeEpsilon)
-		res.Metric("knee_diff."+key, float64(ka-kb))
-		res.Note("%s / %s: simulated throughput ratio %.3g to %.3g over W = %d..%d", a.c.Label, b.c.Label, lo, hi, ws[0], ws[len(ws)-1])
+		done := false
+		if a.sim != nil && b.sim != nil {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for i := range ws {
+				r := a.sim[i] / b.sim[i]
+				lo, hi = math.Min(lo, r), math.Max(hi, r)
+			}
+			res.Metric("ratio_min."+key, lo)
+			res.Metric("ratio_max."+key, hi)
+			ka, _ := predict.Knee(ws, a.sim, p.KneeEpsilon)
+			kb, _ := predict.Knee(ws, b.sim, p.KneeEpsilon)
+			res.Metric("knee_diff."+key, float64(ka-kb))
+			res.Note("%s / %s: simulated throughput ratio %.3g to %.3g over W = %d..%d", a.c.Label, b.c.Label, lo, hi, ws[0], ws[len(ws)-1])
+			done = true
+		}
+		lo, hi, n := math.Inf(1), math.Inf(-1), 0
+		for _, w := range ws {
+			ma, okA := a.meas[w]
+			mb, okB := b.meas[w]
+			if okA && okB {
+				r := ma.tput / mb.tput
+				lo, hi, n = math.Min(lo, r), math.Max(hi, r), n+1
+			}
+		}
+		if n > 0 {
+			res.Metric("measured_ratio_min."+key, lo)
+			res.Metric("measured_ratio_max."+key, hi)
+			res.Note("%s / %s: measured throughput ratio %.3g to %.3g over %d worker counts", a.c.Label, b.c.Label, lo, hi, n)
+			done = true
+		}
+		if !done {
+			return env.Errorf("compare", "compare %q / %q: needs both simulated or both measured", cp.Num, cp.Den)
+		}
 	}
 	return nil
 }

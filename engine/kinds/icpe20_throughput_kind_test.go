@@ -226,6 +226,43 @@ func TestThroughputKindMeasuredErrors(t *testing.T) {
 	require.ErrorContains(t, err, "two rows for toy, batch 32, 1 PS, 2 workers")
 }
 
+func TestThroughputKindMeasuredRatio(t *testing.T) {
+	t.Parallel()
+	root := tputRoot(t)
+	mt := dataset.NewTable(dataset.MeasurementSchema, dataset.Provenance{Origin: dataset.Measured, Source: "test"})
+	for _, r := range []struct {
+		model string
+		w     int64
+		tput  float64
+	}{{"a", 1, 10}, {"a", 2, 15}, {"a", 3, 20}, {"b", 1, 8}, {"b", 2, 10}} {
+		require.NoError(t, mt.Append("test", "p", r.model, int64(32), r.w, int64(1), "asp", "multiplexed", "default", r.tput, 0.0, int64(50), int64(0)))
+	}
+	require.NoError(t, dataset.Write(filepath.Join(root, "datasets", "meas.arrow"), mt, dataset.Allocator))
+	res, err := runTput(t, root, "measured = \"datasets/meas.arrow\"", `
+[[params.case]]
+id = "a"
+model = "toy"
+measured_model = "a"
+batch = 32
+series = []
+
+[[params.case]]
+id = "b"
+model = "toy"
+measured_model = "b"
+batch = 32
+series = []
+
+[[params.compare]]
+num = "a"
+den = "b"
+`)
+	require.NoError(t, err)
+	require.InDelta(t, 10.0/8, res.Metrics["measured_ratio_min.a.b"], 1e-12)  // W = 1
+	require.InDelta(t, 15.0/10, res.Metrics["measured_ratio_max.a.b"], 1e-12) // W = 2
+	require.NotContains(t, res.Metrics, "ratio_min.a.b")
+}
+
 func TestThroughputKindEvents(t *testing.T) {
 	t.Parallel()
 	root := tputRoot(t)
@@ -264,7 +301,10 @@ func TestThroughputKindInvalidParams(t *testing.T) {
 		{"[[params.case]]\nid = \"toy\"\nmodel = \"missing\"\nbatch = 8\n", `missing required input "missing"`},
 		{`[[params.compare]]
 num = "toy"
-den = "other"` + toyCase, `compare "toy" / "other"`},
+den = "other"` + toyCase, `compare "toy" / "other": both must be cases`},
+		{`[[params.compare]]
+num = "toy"
+den = "toy"` + toyCase + "series = []\n", "needs both simulated or both measured"},
 	} {
 		_, err := runTput(t, root, "", tc.params)
 		require.ErrorContains(t, err, tc.want, tc.params)
