@@ -145,7 +145,9 @@ func b2f(b bool) float64 {
 // maximum ratio of their simulated throughputs over the sweep and the
 // difference of their knees (ratio_min, ratio_max, knee_diff), and the
 // same ratios of their measurements over the W both measured
-// (measured_ratio_min, measured_ratio_max).
+// (measured_ratio_min, measured_ratio_max), and the difference of the
+// simulator's mean |error| against each case's measurements in percentage
+// points (error_mean_diff, < 0 when the first case is predicted better).
 func (p *tputParams) compare(env *experiment.Env, res *experiment.Result, curves []*tputCurve, ws []int) error {
 	byID := map[string]*tputCurve{}
 	for _, cv := range curves {
@@ -186,6 +188,13 @@ func (p *tputParams) compare(env *experiment.Env, res *experiment.Result, curves
 			res.Metric("measured_ratio_max."+key, hi)
 			res.Note("%s / %s: measured throughput ratio %.3g to %.3g over %d worker counts", a.c.Label, b.c.Label, lo, hi, n)
 			done = true
+		}
+		if a.sim != nil && b.sim != nil {
+			_, ea, na := a.errStats(ws, a.sim)
+			_, eb, nb := b.errStats(ws, b.sim)
+			if na > 0 && nb > 0 {
+				res.Metric("error_mean_diff."+key, ea-eb)
+			}
 		}
 		if !done {
 			return env.Errorf("compare", "compare %q / %q: needs both simulated or both measured", cp.Num, cp.Den)

@@ -261,6 +261,28 @@ den = "b"
 	require.InDelta(t, 10.0/8, res.Metrics["measured_ratio_min.a.b"], 1e-12)  // W = 1
 	require.InDelta(t, 15.0/10, res.Metrics["measured_ratio_max.a.b"], 1e-12) // W = 2
 	require.NotContains(t, res.Metrics, "ratio_min.a.b")
+
+	// With both simulated: the difference of their mean errors.
+	res, err = runTput(t, root, "measured = \"datasets/meas.arrow\"", `
+[[params.case]]
+id = "a"
+model = "toy"
+measured_model = "a"
+batch = 32
+
+[[params.case]]
+id = "b"
+model = "toy"
+measured_model = "b"
+batch = 32
+
+[[params.compare]]
+num = "a"
+den = "b"
+`)
+	require.NoError(t, err)
+	require.InDelta(t, res.Metrics["error.mean.a"]-res.Metrics["error.mean.b"], res.Metrics["error_mean_diff.a.b"], 1e-12)
+	require.InDelta(t, 1, res.Metrics["ratio_min.a.b"], 1e-12) // same trace, same seed
 }
 
 func TestThroughputKindEvents(t *testing.T) {
