@@ -86,20 +86,28 @@ func buildReported(root string, stderr io.Writer) (int, error) {
 	if len(srcs) == 0 {
 		return 0, fmt.Errorf("no reported sources in %s", filepath.Join(root, "datasets", "reported"))
 	}
+	return len(srcs), buildSources(root, srcs, dataset.ReadReported, "rows", stderr)
+}
+
+// buildSources converts each TOML source into the Arrow file next to it
+// (x.toml → x.arrow), recording the command in the provenance; what names
+// the rows in the progress lines.
+func buildSources(root string, srcs []string, read func(path string) (*dataset.Table, error), what string, stderr io.Writer) error {
 	for _, src := range srcs {
-		t, err := dataset.ReadReported(src)
+		t, err := read(src)
 		if err != nil {
-			return 0, err
+			return err
 		}
 		rel, _ := filepath.Rel(root, src)
-		t.Provenance.Command = "pslab datasets (from " + filepath.ToSlash(rel) + ")"
+		rel = filepath.ToSlash(rel)
+		t.Provenance.Command = "pslab datasets (from " + rel + ")"
 		out := strings.TrimSuffix(src, ".toml") + ".arrow"
 		if err := dataset.Write(out, t, dataset.Allocator); err != nil {
-			return 0, err
+			return err
 		}
-		fmt.Fprintf(stderr, "built %s (%d rows)\n", strings.TrimSuffix(rel, ".toml")+".arrow", t.Len())
+		fmt.Fprintf(stderr, "built %s (%d %s)\n", strings.TrimSuffix(rel, ".toml")+".arrow", t.Len(), what)
 	}
-	return len(srcs), nil
+	return nil
 }
 
 // buildZoo converts every PipeDream graph in raw/pipedream-profiles to

@@ -96,18 +96,8 @@ func buildInstances(root string, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	for _, src := range srcs {
-		t, err := readInstanceSource(src)
-		if err != nil {
-			return 0, err
-		}
-		rel, _ := filepath.Rel(root, src)
-		t.Provenance.Command = "pslab datasets (from " + filepath.ToSlash(rel) + ")"
-		out := strings.TrimSuffix(src, ".toml") + ".arrow"
-		if err := dataset.Write(out, t, dataset.Allocator); err != nil {
-			return 0, err
-		}
-		fmt.Fprintf(stderr, "built %s (%d instance types)\n", strings.TrimSuffix(filepath.ToSlash(rel), ".toml")+".arrow", t.Len())
+	if err := buildSources(root, srcs, readInstanceSource, "instance types", stderr); err != nil {
+		return 0, err
 	}
 	return len(srcs), nil
 }
