@@ -183,7 +183,7 @@ func TestThroughputKindMeasuredErrors(t *testing.T) {
 	require.Equal(t, 2.0, res.Metrics["error.points.toy"])
 	require.InDelta(t, e2-10, res.Metrics["error.excess.toy"], 1e-9)
 	require.Equal(t, 1.0, res.Metrics["error.violations.toy"])
-	require.InDelta(t, x2*0.8, seriesY(t, res, "toy: measured", 2), 1e-12)
+	require.InDelta(t, x2*0.8, seriesY(t, res, "toy", 2), 1e-12)
 	// The simulator's rows carry their signed error; unmeasured W has 0.
 	ser, xs, errs := res.Table.Strings("series"), res.Table.Floats("x"), res.Table.Floats("error")
 	got := map[float64]float64{}

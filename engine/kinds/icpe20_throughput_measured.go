@@ -159,7 +159,7 @@ func (p *tputParams) emitMeasured(env *experiment.Env, res *experiment.Result, c
 	var my []float64
 	for _, w := range ws {
 		if m, ok := cv.meas[w]; ok {
-			res.PointRange(c.Label+": measured", "measurement", dataset.Measured, float64(w), m.tput, m.tput-m.std, m.tput+m.std)
+			res.PointRange(c.Label, "measurement", dataset.Measured, float64(w), m.tput, m.tput-m.std, m.tput+m.std)
 			my = append(my, m.tput)
 		}
 	}
