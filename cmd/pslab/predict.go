@@ -1,26 +1,19 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"pslab/engine/atomicfile"
 	"pslab/engine/dataset"
 	"pslab/engine/figure"
-	"pslab/engine/importer"
-	"pslab/engine/kineto"
 	"pslab/engine/predict"
 	"pslab/engine/sim"
-	"pslab/engine/timeline"
 	"pslab/engine/trace"
 	"pslab/engine/zoo"
 )
@@ -140,131 +133,6 @@ func (f *predictFlags) checkOutput() error {
 		return fmt.Errorf("predict: -knee %v: need 0 < ε < 1", f.knee)
 	}
 	return nil
-}
-
-// load reads the input files.
-func (f *predictFlags) load(files []string) (*predictInput, error) {
-	from := f.from
-	if from == "auto" {
-		var err error
-		if from, err = sniffFormat(files[0]); err != nil {
-			return nil, err
-		}
-	}
-	in := &predictInput{files: files, format: from}
-	if len(files) > 1 && from != "tf-timeline" {
-		return nil, fmt.Errorf("predict: %d input files: only TF timelines (one file per step) come in several files; %s is %s", len(files), files[0], from)
-	}
-	var err error
-	switch from {
-	case "trace":
-		in.kind = "trace"
-		var t *dataset.Table
-		if t, err = dataset.Read(files[0], dataset.TraceSchema, dataset.Allocator); err == nil {
-			in.trace, err = dataset.ToTrace(t)
-		}
-	case "tf-timeline":
-		in.kind = "trace"
-		in.trace, _, err = timeline.ReadFiles(files, trace.Meta{})
-	case "profile":
-		in.kind = "profile"
-		var t *dataset.Table
-		if t, err = dataset.Read(files[0], zoo.ProfileSchema, dataset.Allocator); err == nil {
-			in.profile, err = zoo.ProfileFromTable(t)
-		}
-	case "kineto":
-		in.kind = "profile"
-		in.profile, err = readKineto(files[0])
-	case "pipedream":
-		in.kind = "profile"
-		in.profile, err = parseProfile(files[0])
-	default:
-		return nil, fmt.Errorf("predict: -from %q (want auto, trace, tf-timeline, profile, kineto or pipedream)", from)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("predict: %s (%s): %w", files[0], from, err)
-	}
-	switch {
-	case f.model != "":
-		in.model = f.model
-	case in.profile != nil:
-		in.model = in.profile.Model
-	default:
-		in.model = in.trace.Meta.Model
-	}
-	if in.model == "" {
-		in.model = strings.TrimSuffix(filepath.Base(files[0]), filepath.Ext(files[0]))
-	}
-	if in.profile != nil {
-		in.profile.Model = in.model
-	} else {
-		in.trace.Meta.Model = in.model
-	}
-	return in, nil
-}
-
-func readKineto(path string) (*zoo.Profile, error) {
-	r, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	p, _, err := kineto.Read(r, path, kineto.Options{})
-	return p, err
-}
-
-// sniffFormat tells the input format from the file name and, for JSON,
-// from its first 64 KiB: Kineto traces carry cpu_op events, ProfilerStep
-// annotations or distributedInfo; TF timelines name /job: devices.
-func sniffFormat(path string) (string, error) {
-	base := strings.ToLower(filepath.Base(path))
-	switch {
-	case strings.HasSuffix(base, ".arrow"):
-		t, err := dataset.ReadAny(path, dataset.Allocator)
-		if err != nil {
-			return "", fmt.Errorf("predict: %w", err)
-		}
-		switch t.Schema.Name {
-		case dataset.TraceSchema.Name:
-			return "trace", nil
-		case zoo.ProfileSchema.Name:
-			return "profile", nil
-		}
-		return "", fmt.Errorf("predict: %s holds a %q dataset; want a trace (pslab import tf-timeline) or a layer profile (pslab import kineto)", path, t.Schema.Name)
-	case strings.HasSuffix(base, ".txt"):
-		return "pipedream", nil
-	case strings.HasSuffix(base, ".json"), strings.HasSuffix(base, ".json.gz"):
-	default:
-		return "", fmt.Errorf("predict: %s: cannot tell the format from the name (.arrow, .json, .json.gz or graph.txt); pass -from", path)
-	}
-	fh, err := os.Open(path)
-	if err != nil {
-		return "", fmt.Errorf("predict: %w", err)
-	}
-	defer fh.Close()
-	br := bufio.NewReader(fh)
-	var r io.Reader = br
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		gz, err := gzip.NewReader(br)
-		if err != nil {
-			return "", fmt.Errorf("predict: %s: %w", path, err)
-		}
-		r = gz
-	}
-	head := make([]byte, 64<<10)
-	n, err := io.ReadFull(r, head)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return "", fmt.Errorf("predict: %s: %w", path, err)
-	}
-	head = head[:n]
-	switch {
-	case bytes.Contains(head, []byte(`"cpu_op"`)), bytes.Contains(head, []byte(`"distributedInfo"`)),
-		bytes.Contains(head, []byte(`ProfilerStep#`)):
-		return "kineto", nil
-	case bytes.Contains(head, []byte(`/job:`)):
-		return "tf-timeline", nil
-	}
-	return "", fmt.Errorf("predict: %s: neither a Kineto trace (cpu_op events) nor a TF timeline (/job: devices) in its first 64 KiB; pass -from kineto or -from tf-timeline", path)
 }
 
 // cluster is the predict.Cluster of the flags, without bandwidth.
@@ -405,63 +273,6 @@ func (f *predictFlags) run(ctx context.Context, in *predictInput) ([]*predict.Pr
 // gbps formats a bandwidth in bytes/s as Gbit/s.
 func gbps(bw float64) string { return fmt.Sprintf("%.4g Gbit/s", bw*8/1e9) }
 
-// measurement holds -measured's rows and the models' errors against them.
-type measurement struct {
-	rows    []predict.Measurement
-	errs    []predict.ModelError
-	missing []int
-}
-
-// compare reads -measured and computes the errors.
-func (f *predictFlags) compare(in *predictInput, runs []*predict.Prediction) error {
-	if f.measured == "" {
-		return nil
-	}
-	if len(runs) != 1 {
-		return fmt.Errorf("predict: -measured %s: give one -bandwidth (measurements record no bandwidth to match)", f.measured)
-	}
-	p := runs[0]
-	mode, _ := predict.ParseTransport(f.transport)
-	order, _ := predict.ParseOrder(f.order)
-	q := predict.Query{Model: f.measuredModel, Prefer: in.model, Batch: p.Batch, Servers: p.Servers,
-		Transport: predict.TransportName(mode), Order: predict.OrderName(order)}
-	var t *dataset.Table
-	var err error
-	switch {
-	case strings.HasSuffix(f.measured, ".arrow"):
-		t, err = dataset.Read(f.measured, dataset.MeasurementSchema, dataset.Allocator)
-	case strings.HasSuffix(f.measured, ".csv"):
-		t, err = readMeasuredCSV(f.measured, q)
-	default:
-		err = errors.New("want an .arrow measurement dataset or a .csv")
-	}
-	if err == nil {
-		f.meas = &measurement{}
-		f.meas.rows, err = predict.SelectMeasured(t, q)
-	}
-	if err != nil {
-		return fmt.Errorf("predict: -measured %s: %w", f.measured, err)
-	}
-	f.meas.errs, f.meas.missing = p.Errors(f.meas.rows)
-	return nil
-}
-
-// readMeasuredCSV imports a measured CSV; columns it lacks take the
-// prediction's model, batch, PS count, transport and order, and sync asp.
-func readMeasuredCSV(path string, q predict.Query) (*dataset.Table, error) {
-	r, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	model := q.Model
-	if model == "" {
-		model = q.Prefer
-	}
-	opt := importer.MeasuredOptions{Model: model, Batch: q.Batch, Sync: "asp", Transport: q.Transport, Order: q.Order}
-	return importer.ReadMeasured(r, path, opt, dataset.Provenance{Origin: dataset.Measured})
-}
-
 // report assembles what is printed.
 func (f *predictFlags) report(in *predictInput, runs []*predict.Prediction) *predict.Report {
 	r := &predict.Report{Model: in.model, Knee: f.knee, Runs: runs}
@@ -555,28 +366,4 @@ func (f *predictFlags) write(in *predictInput, runs []*predict.Prediction, stdou
 		return fmt.Errorf("predict: -o: %w", err)
 	}
 	return nil
-}
-
-// The Kineto sample of datasets/byo ("Bring your own hardware"): rank 0 of
-// HolisticTraceAnalysis's sampled test trace, imported as `pslab import
-// kineto` would with the provenance below.
-const (
-	byoKinetoFile    = "kineto-hta-sampled_rank-0.json.gz"
-	byoKinetoOut     = "datasets/byo/kineto-hta-rank0.arrow"
-	byoKinetoModel   = "hta-sample-rank0"
-	byoKinetoSource  = "PyTorch Kineto trace of rank 0 of a 128-rank NCCL training job (events sampled), github.com/facebookresearch/HolisticTraceAnalysis, tests/data/trace_filter/, commit f4d0062c382f42bd8a74838bcdad1916c7d5d2da"
-	byoKinetoLicence = "MIT, Copyright (c) Meta Platforms, Inc. and affiliates (traces/LICENSE-HolisticTraceAnalysis.txt)"
-)
-
-// buildBYO imports raw/traces/<byoKinetoFile> into datasets/byo, as
-// `pslab import kineto` does (called by `pslab datasets`).
-func buildBYO(root, raw string, stderr io.Writer) (int, error) {
-	src := filepath.Join(raw, "traces", byoKinetoFile)
-	f := &importFlags{out: filepath.Join(root, byoKinetoOut), source: byoKinetoSource, licence: byoKinetoLicence,
-		origin: dataset.Measured, model: byoKinetoModel,
-		command: "pslab datasets (pslab import kineto -model " + byoKinetoModel + " ../shared/datasets/traces/" + byoKinetoFile + " -o " + byoKinetoOut + ")"}
-	if err := importKineto(f, []string{src}, stderr); err != nil {
-		return 0, err
-	}
-	return 1, nil
 }

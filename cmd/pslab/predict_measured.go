@@ -1,0 +1,68 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"pslab/engine/dataset"
+	"pslab/engine/importer"
+	"pslab/engine/predict"
+	"strings"
+)
+
+// measurement holds -measured's rows and the models' errors against them.
+type measurement struct {
+	rows    []predict.Measurement
+	errs    []predict.ModelError
+	missing []int
+}
+
+// compare reads -measured and computes the errors.
+func (f *predictFlags) compare(in *predictInput, runs []*predict.Prediction) error {
+	if f.measured == "" {
+		return nil
+	}
+	if len(runs) != 1 {
+		return fmt.Errorf("predict: -measured %s: give one -bandwidth (measurements record no bandwidth to match)", f.measured)
+	}
+	p := runs[0]
+	mode, _ := predict.ParseTransport(f.transport)
+	order, _ := predict.ParseOrder(f.order)
+	q := predict.Query{Model: f.measuredModel, Prefer: in.model, Batch: p.Batch, Servers: p.Servers,
+		Transport: predict.TransportName(mode), Order: predict.OrderName(order)}
+	var t *dataset.Table
+	var err error
+	switch {
+	case strings.HasSuffix(f.measured, ".arrow"):
+		t, err = dataset.Read(f.measured, dataset.MeasurementSchema, dataset.Allocator)
+	case strings.HasSuffix(f.measured, ".csv"):
+		t, err = readMeasuredCSV(f.measured, q)
+	default:
+		err = errors.New("want an .arrow measurement dataset or a .csv")
+	}
+	if err == nil {
+		f.meas = &measurement{}
+		f.meas.rows, err = predict.SelectMeasured(t, q)
+	}
+	if err != nil {
+		return fmt.Errorf("predict: -measured %s: %w", f.measured, err)
+	}
+	f.meas.errs, f.meas.missing = p.Errors(f.meas.rows)
+	return nil
+}
+
+// readMeasuredCSV imports a measured CSV; columns it lacks take the
+// prediction's model, batch, PS count, transport and order, and sync asp.
+func readMeasuredCSV(path string, q predict.Query) (*dataset.Table, error) {
+	r, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	model := q.Model
+	if model == "" {
+		model = q.Prefer
+	}
+	opt := importer.MeasuredOptions{Model: model, Batch: q.Batch, Sync: "asp", Transport: q.Transport, Order: q.Order}
+	return importer.ReadMeasured(r, path, opt, dataset.Provenance{Origin: dataset.Measured})
+}
