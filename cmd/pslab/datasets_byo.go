@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"path/filepath"
+
 	"pslab/engine/dataset"
 )
 

@@ -9,12 +9,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+
 	"pslab/engine/dataset"
 	"pslab/engine/kineto"
 	"pslab/engine/timeline"
 	"pslab/engine/trace"
 	"pslab/engine/zoo"
-	"strings"
 )
 
 // load reads the input files.

@@ -4,10 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
+
 	"pslab/engine/dataset"
 	"pslab/engine/importer"
 	"pslab/engine/predict"
-	"strings"
 )
 
 // measurement holds -measured's rows and the models' errors against them.
