@@ -85,19 +85,7 @@ func NewPlan(p *zoo.Profile, j Job) (*Plan, error) {
 		batch = p.Batch
 	}
 	scale := float64(batch) / float64(p.Batch) / j.DeviceSpeed
-	var par, comp []int
-	compPos := make([]int, len(p.Layers))
-	for i := range p.Layers {
-		compPos[i] = -1
-		if p.Layers[i].IsInput() {
-			continue
-		}
-		compPos[i] = len(comp)
-		comp = append(comp, i)
-		if p.Layers[i].ParamBytes > 0 {
-			par = append(par, i)
-		}
-	}
+	comp, par, compPos := p.OpLayers()
 	if len(par) == 0 {
 		return nil, fmt.Errorf("testbed: profile %q has no layer with parameters", p.Model)
 	}

@@ -26,19 +26,7 @@ type plan struct {
 }
 
 func newPlan(p *Profile, servers int) (*plan, error) {
-	var par, comp []int // profile indices
-	compPos := make([]int, len(p.Layers))
-	for i := range p.Layers {
-		compPos[i] = -1
-		if p.Layers[i].IsInput() {
-			continue
-		}
-		compPos[i] = len(comp)
-		comp = append(comp, i)
-		if p.Layers[i].ParamBytes > 0 {
-			par = append(par, i)
-		}
-	}
+	comp, par, compPos := p.OpLayers() // profile indices
 	if len(par) == 0 {
 		return nil, fmt.Errorf("zoo: profile %q has no layer with parameters: nothing to transfer", p.Model)
 	}

@@ -160,3 +160,24 @@ func InferBatch(activationBytes int64) (batch, side int, err error) {
 	}
 	return 0, 0, fmt.Errorf("zoo: Input activation %d bytes is not a whole number of 3×224², 3×299² or 3×331² float32 images", activationBytes)
 }
+
+// OpLayers splits the layers the way a PS step uses them: compute lists,
+// in topological order, every layer that becomes a worker operation (all
+// but the Input node); params lists those of them with parameters, which
+// become one downlink, one uplink and one update each; pos maps a layer
+// index to its position in compute (-1 for the Input node).
+func (p *Profile) OpLayers() (compute, params, pos []int) {
+	pos = make([]int, len(p.Layers))
+	for i := range p.Layers {
+		pos[i] = -1
+		if p.Layers[i].IsInput() {
+			continue
+		}
+		pos[i] = len(compute)
+		compute = append(compute, i)
+		if p.Layers[i].ParamBytes > 0 {
+			params = append(params, i)
+		}
+	}
+	return compute, params, pos
+}
