@@ -6,7 +6,7 @@ import (
 	"pslab/engine/trace"
 )
 
-// ticPriority returns, for every op of a validated step, the TIC priority of
+// TICPriority returns, for every op of a validated step, the TIC priority of
 // TicTac (Hashemi, Jyothi, Campbell, SysML 2019), implemented from its
 // description: the communication dependency of an op o, D(o), is the set of
 // transfers o depends on directly or transitively; the priority of a
@@ -20,8 +20,10 @@ import (
 // direction (downlinks and uplinks of all PSs form one set each), so for
 // uplinks, each needed only by its own PS update, every P is 1 and the order
 // falls back to FIFO. A transfer that no computation depends on gets
-// |direction| + 1 (last). Entries for computation ops are 0.
-func ticPriority(step *trace.Step) []int32 {
+// |direction| + 1 (last). Entries for computation ops are 0. It is the one
+// definition of the TIC order in pslab: the testbed orders its transfers
+// by it too.
+func TICPriority(step *trace.Step) []int32 {
 	ops := step.Ops
 	n := len(ops)
 	// number the transfers per direction

@@ -42,7 +42,7 @@ var fig5Sizes = map[string]int64{"conv0": 4, "conv1": 2, "fc0": 6, "fc1": 1}
 func TestTICPriority(t *testing.T) {
 	t.Parallel()
 	st := fig5([]string{"fc1", "fc0", "conv1", "conv0"}, fig5Sizes).step()
-	pr := ticPriority(&st)
+	pr := TICPriority(&st)
 	got := map[string]int32{}
 	for i, op := range st.Ops {
 		got[op.Name] = pr[i]

@@ -192,7 +192,7 @@ func compile(tr *trace.Trace, p params) (*program, error) {
 func (g *program) setPriorities(step *trace.Step) {
 	switch g.p.order {
 	case TIC, ReverseTIC:
-		pr := ticPriority(step)
+		pr := TICPriority(step)
 		for i := range g.nOps {
 			if !g.overhead[i] && g.slotRes[g.slot[i]].Kind.IsLink() {
 				g.prio[i] = pr[g.origin[i]]

@@ -35,7 +35,7 @@
 //     its gradients whole, in the order they are computed; windows are
 //     2³¹−1 bytes, so flow control never blocks (recorded as window 0, "flow
 //     control off"). Downlink orders (DownlinkOrder): default = the request
-//     order, topological; tic = TICOrder, earliest use in the forward pass
+//     order, topological; tic = TICOrder, TicTac priority as in engine/sim
 //     first (forward depth in ops from the input, ties topological; this is
 //     the one definition in this package — engine/sim orders by TicTac's
 //     transfer-count priority, and both agree on chains, so for AlexNet and

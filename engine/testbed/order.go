@@ -4,12 +4,16 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+
+	"pslab/engine/sim"
+	"pslab/engine/trace"
+	"pslab/engine/zoo"
 )
 
 // Downlink orders of the ordered transport.
 const (
 	OrderDefault = "default" // request order: the model's layers in topological order
-	OrderTIC     = "tic"     // earliest use in the forward pass first (see TICOrder)
+	OrderTIC     = "tic"     // TicTac priority of engine/sim (see TICOrder)
 	OrderReverse = "reverse" // TICOrder reversed
 	OrderRandom  = "random"  // one seeded random permutation, the same every step
 )
@@ -40,11 +44,11 @@ func DownlinkOrder(p *Plan, order string, seed uint64) ([]int, error) {
 	}
 	switch order {
 	case OrderTIC:
-		return TICOrder(p), nil
+		return TICOrder(p)
 	case OrderReverse:
-		o := TICOrder(p)
+		o, err := TICOrder(p)
 		slices.Reverse(o)
-		return o, nil
+		return o, err
 	case OrderRandom:
 		r := rand.New(rand.NewPCG(seed, randomStream))
 		r.Shuffle(len(idx), func(a, b int) { idx[a], idx[b] = idx[b], idx[a] })
@@ -52,34 +56,35 @@ func DownlinkOrder(p *Plan, order string, seed uint64) ([]int, error) {
 	return idx, nil
 }
 
-// TICOrder is pslab's definition of the TIC order (TicTac, Hashemi et al.,
-// SysML 2019, as used by icpe20 Fig. 18–19): earliest use in the forward
-// pass first. A tensor is used by the forward op of its layer; that op's
-// earliest use is its forward depth, the number of ops on the longest
-// path to it from the input when every transfer is instant and every op
-// takes one unit of time (timing-independent, like TicTac's TIC). Ties go
-// to the earlier layer in topological order. For a chain (AlexNet, VGG)
-// this is the topological order, i.e. the default order; for branching
-// models (ResNet, Inception) the first op of every branch comes before
-// the deeper ops of earlier branches.
-//
-// engine/sim orders by TicTac's transfer-count priority P(c); both agree on
-// chains. Keep this the only definition in this package so the two can be
-// unified.
-func TICOrder(p *Plan) []int {
-	layers := p.Profile.Layers
-	depth := make([]int, len(layers))
-	for i := range layers {
-		for _, in := range layers[i].Inputs {
-			if !layers[in].IsInput() {
-				depth[i] = max(depth[i], depth[in]+1)
-			}
+// TICOrder returns p's tensor indices in the TIC order (TicTac, Hashemi et
+// al., SysML 2019, as used by icpe20 Figs. 18–19), with the definition of
+// engine/sim (sim.TICPriority): a transfer needed by a computation that
+// waits for fewer transfers goes first; ties keep the topological order.
+// The priorities are computed on the 1-worker trace zoo.Synthesize builds
+// from the same profile, whose downlinks are p's tensors in the same order.
+// For a chain (AlexNet, VGG) this is the topological order, i.e. the
+// default order; for branching models (ResNet, Inception) the first op of
+// every branch comes before the deeper ops of earlier branches.
+func TICOrder(p *Plan) ([]int, error) {
+	tr, err := zoo.Synthesize(p.Profile, zoo.Options{Steps: 1, Bandwidth: 1e9})
+	if err != nil {
+		return nil, fmt.Errorf("testbed: TIC order: %w", err)
+	}
+	ops := tr.Steps[0].Ops
+	prio := sim.TICPriority(&tr.Steps[0])
+	var down []int32 // priorities of the downlinks, in op order
+	for i := range ops {
+		if ops[i].Resource.Kind == trace.Downlink {
+			down = append(down, prio[i])
 		}
+	}
+	if len(down) != len(p.Tensors) {
+		return nil, fmt.Errorf("testbed: TIC order: %d downlinks in the synthesized step, %d tensors in the plan", len(down), len(p.Tensors))
 	}
 	o := make([]int, len(p.Tensors))
 	for k := range o {
 		o[k] = k
 	}
-	slices.SortStableFunc(o, func(a, b int) int { return depth[p.Tensors[a].Layer] - depth[p.Tensors[b].Layer] })
-	return o
+	slices.SortStableFunc(o, func(a, b int) int { return int(down[a]) - int(down[b]) })
+	return o, nil
 }

@@ -45,7 +45,9 @@ func TestTICOrderEarliestForwardUseFirst(t *testing.T) {
 	def, err := DownlinkOrder(p, OrderDefault, 1)
 	require.NoError(t, err)
 	require.Equal(t, []string{"a", "b", "d", "fc"}, names(p, def))
-	require.Equal(t, []string{"a", "d", "b", "fc"}, names(p, TICOrder(p)))
+	tic, err := TICOrder(p)
+	require.NoError(t, err)
+	require.Equal(t, []string{"a", "d", "b", "fc"}, names(p, tic))
 	rev, err := DownlinkOrder(p, OrderReverse, 1)
 	require.NoError(t, err)
 	require.Equal(t, []string{"fc", "b", "d", "a"}, names(p, rev))
@@ -54,7 +56,9 @@ func TestTICOrderEarliestForwardUseFirst(t *testing.T) {
 func TestTICOrderOfAChainIsTopological(t *testing.T) {
 	t.Parallel()
 	p := mustPlan(t, toyJob())
-	require.Equal(t, []int{0, 1, 2, 3}, TICOrder(p))
+	tic, err := TICOrder(p)
+	require.NoError(t, err)
+	require.Equal(t, []int{0, 1, 2, 3}, tic)
 }
 
 func TestRandomOrderIsSeededPermutation(t *testing.T) {
