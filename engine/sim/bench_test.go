@@ -26,6 +26,12 @@ func BenchmarkEventLoopTIC(b *testing.B) {
 	benchLoop(b, inceptionLike(20, 0.1, 1, 1), Config{Workers: 4, Steps: 250, Link: Link{Mode: WholeStream, Order: TIC}})
 }
 
+// BenchmarkEventLoopProcessor: the first benchmark with the overheads
+// queued on the processors (OverheadOn = Processor).
+func BenchmarkEventLoopProcessor(b *testing.B) {
+	benchLoop(b, inceptionLike(20, 0.1, 1, 1), Config{Workers: 4, Steps: 250, OverheadOn: Processor})
+}
+
 func benchLoop(b *testing.B, tr *trace.Trace, cfg Config) {
 	// allocations of a 10× shorter run: the difference is per-event cost
 	short := cfg

@@ -104,6 +104,45 @@ type Link struct {
 	Order Order
 }
 
+// OverheadPlacement selects what a communication op's parsing overhead
+// α·bytes + β occupies on the receiving side (icpe20 §3.2.1, CATALOGUE
+// I-15; see doc.go).
+type OverheadPlacement uint8
+
+const (
+	// ReceiveThreads (the default) makes the overhead a pure delay between
+	// the transfer's last byte and the availability of the tensor to its
+	// dependents: it occupies neither the link nor a processor, and
+	// concurrent overheads overlap (an infinite-server station), as
+	// TensorFlow's gRPC receive threads deserialize tensors concurrently
+	// with computation and as package zoo records synthesized traces.
+	ReceiveThreads OverheadPlacement = iota
+	// Processor makes the overhead a computation op queued on the receiving
+	// processor (the worker for downlinks, the PS for uplinks), serialized
+	// with that processor's other computation (FIFO, I-11).
+	Processor
+)
+
+var placementNames = [...]string{"receive-threads", "processor"}
+
+// String returns "receive-threads" or "processor".
+func (o OverheadPlacement) String() string {
+	if int(o) < len(placementNames) {
+		return placementNames[o]
+	}
+	return "overhead-placement(" + strconv.Itoa(int(o)) + ")"
+}
+
+// ParseOverheadPlacement parses a name written by OverheadPlacement.String.
+func ParseOverheadPlacement(s string) (OverheadPlacement, error) {
+	for i, n := range placementNames {
+		if s == n {
+			return OverheadPlacement(i), nil
+		}
+	}
+	return 0, fmt.Errorf("sim: unknown overhead placement %q (want receive-threads or processor)", s)
+}
+
 // Overhead holds the parsing-overhead coefficients of icpe20 §3.2.1:
 // overhead = Alpha·bytes + Beta.
 type Overhead struct {
@@ -129,6 +168,9 @@ type Config struct {
 	// Overhead overrides the trace's Meta.Alpha and Meta.Beta; nil means use
 	// the trace's values. &Overhead{} disables the overhead model.
 	Overhead *Overhead
+	// OverheadOn is where the overhead is spent; the zero value is
+	// ReceiveThreads (a delay that occupies no resource).
+	OverheadOn OverheadPlacement
 	// Link configures the link schedulers.
 	Link Link
 	// Batch is the number of examples per step per worker; zero means the
@@ -155,6 +197,7 @@ type params struct {
 	workers, steps, warmup int
 	bandwidth              float64
 	alpha, beta            float64
+	overheadOn             OverheadPlacement
 	mode                   Mode
 	window                 int64
 	order                  Order
@@ -170,7 +213,7 @@ func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 func resolve(m *trace.Meta, c *Config) (params, error) {
 	p := params{
 		workers: c.Workers, steps: c.Steps, warmup: c.Warmup,
-		bandwidth: c.Bandwidth, alpha: m.Alpha, beta: m.Beta,
+		bandwidth: c.Bandwidth, alpha: m.Alpha, beta: m.Beta, overheadOn: c.OverheadOn,
 		mode: c.Link.Mode, window: c.Link.Window, order: c.Link.Order,
 		batch: c.Batch, seed: c.Seed, series: c.SeriesWindow,
 	}
@@ -202,6 +245,9 @@ func resolve(m *trace.Meta, c *Config) (params, error) {
 	}
 	if !finite(p.beta) || p.beta < 0 {
 		return p, fmt.Errorf("sim: Config.Overhead.Beta: %g s; want ≥ 0", p.beta)
+	}
+	if p.overheadOn > Processor {
+		return p, fmt.Errorf("sim: Config.OverheadOn: unknown %s", p.overheadOn)
 	}
 	if p.mode > WholeStream {
 		return p, fmt.Errorf("sim: Config.Link.Mode: unknown %s", p.mode)

@@ -144,6 +144,8 @@ func ddRun(t *testing.T, where string, tr *trace.Trace, args map[string]string) 
 			cfg.Link.Mode, err = ParseMode(v)
 		case "order":
 			cfg.Link.Order, err = ParseOrder(v)
+		case "overhead":
+			cfg.OverheadOn, err = ParseOverheadPlacement(v)
 		default:
 			t.Fatalf("%s: unknown run argument %q", where, k)
 		}

@@ -66,9 +66,9 @@ func TestInvariants(t *testing.T) {
 		tr := randomTrace(r, servers)
 		cfg := Config{
 			Workers: 1 + r.IntN(5), Steps: 1 + r.IntN(6), Warmup: NoWarmup, Seed: r.Uint64(),
-			Link: Link{Mode: Mode(r.IntN(2)), Order: Order(r.IntN(4))},
+			Link: Link{Mode: Mode(r.IntN(2)), Order: Order(r.IntN(4))}, OverheadOn: OverheadPlacement(r.IntN(2)),
 		}
-		where := fmt.Sprintf("iter %d: %+v", iter, cfg.Link)
+		where := fmt.Sprintf("iter %d: %+v %s", iter, cfg.Link, cfg.OverheadOn)
 		ss, res, err := spans(tr, cfg)
 		require.NoError(t, err, where)
 		require.Equal(t, cfg.Workers*cfg.Steps, res.Steps, where)
@@ -105,6 +105,12 @@ func TestInvariants(t *testing.T) {
 						}
 						require.GreaterOrEqual(t, start[oh{key{w, k, i}, false}], dEnd-1e-12, where)
 					}
+					if h, ok := end[oh{key{w, k, i}, true}]; ok && cfg.OverheadOn == ReceiveThreads {
+						// a receive-thread overhead starts with the transfer's last
+						// byte and waits for nothing
+						require.InDelta(t, end[oh{key{w, k, i}, false}], start[oh{key{w, k, i}, true}], 1e-12, where)
+						require.Greater(t, h, end[oh{key{w, k, i}, false}], where)
+					}
 				}
 			}
 		}
@@ -122,9 +128,13 @@ func TestInvariants(t *testing.T) {
 				require.GreaterOrEqual(t, st, e, where)
 			}
 		}
-		// No two chunks at once on one (worker, resource).
+		// No two chunks at once on one (worker, resource); receive-thread
+		// overheads occupy no resource.
 		byRes := map[string][]Span{}
 		for _, s := range ss {
+			if s.Overhead && cfg.OverheadOn == ReceiveThreads {
+				continue
+			}
 			id := fmt.Sprint(s.Worker, s.Resource)
 			byRes[id] = append(byRes[id], s)
 		}

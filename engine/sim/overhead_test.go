@@ -81,9 +81,10 @@ func TestFitOverheadErrors(t *testing.T) {
 }
 
 // profiledToy is a 2-layer step recorded at 1000 B/s with parsing overhead
-// 0.001 s/B · size + 0.01 s, hand-computed under the simulator's semantics
-// (FIFO downlinks, overhead parsed on the receiver, one op at a time per
-// processor). Recorded comm ends include the parsing; the step ends at 1.28 s.
+// 0.001 s/B · size + 0.01 s, hand-computed under the Processor placement
+// (FIFO downlinks, overhead parsed by the receiving processor, one op at a
+// time per processor: u0's parsing waits for u1's on the PS). Recorded
+// comm ends include the parsing; the step ends at 1.28 s.
 func profiledToy() *trace.Trace {
 	ns := func(s float64) int64 { return int64(math.Round(s * 1e9)) }
 	op := func(name, res string, start, end float64, bytes int64, deps ...int32) trace.Op {
@@ -106,12 +107,13 @@ func profiledToy() *trace.Trace {
 }
 
 // TestOneWorkerReproducesProfile: at the profiling bandwidth, with the
-// overhead removed from transfers and re-attached on the receiver, one
+// overhead removed from transfers and re-attached on the receiving
+// processor (Processor, the placement the toy was recorded under), one
 // worker reproduces every recorded end time and the step time.
 func TestOneWorkerReproducesProfile(t *testing.T) {
 	t.Parallel()
 	tr := profiledToy()
-	ss, r, err := spans(tr, Config{Workers: 1, Steps: 3, Warmup: NoWarmup})
+	ss, r, err := spans(tr, Config{Workers: 1, Steps: 3, Warmup: NoWarmup, OverheadOn: Processor})
 	require.NoError(t, err)
 	rec := tr.Steps[0].Ops
 	for i := range rec {

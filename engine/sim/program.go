@@ -49,7 +49,9 @@ type program struct {
 	names                []string
 	origin               []int32 // trace op index
 	overhead             []bool
-	slot                 []int32 // local slot per op
+	delay                []bool  // overhead op spent on receive threads (no slot)
+	nDelay               int     // number of delay ops
+	slot                 []int32 // local slot per op; a delay op's receiving processor
 	depStart, deps       []int32 // dependents CSR
 	indeg                []int32
 	roots                []int32
@@ -66,9 +68,11 @@ type program struct {
 // compile validates tr and builds the program. Link ops keep their bytes;
 // their recorded durations are dropped (transfer time is bytes/B at the
 // simulated bandwidth). When the overhead model is on, every communication
-// op c gets a computation op "c/overhead" of alpha·bytes+beta seconds on the
-// receiving side (worker processor for downlinks, PS processor for
-// uplinks), which depends on c; the dependents of c wait for it instead.
+// op c gets an op "c/overhead" of alpha·bytes+beta seconds on the receiving
+// side (worker for downlinks, PS for uplinks), which depends on c; the
+// dependents of c wait for it instead. Under Processor it is a computation
+// op on that processor's slot; under ReceiveThreads it is a delay op that
+// takes no slot (its slot only names the receiving side in spans).
 func compile(tr *trace.Trace, p params) (*program, error) {
 	if tr == nil {
 		return nil, fmt.Errorf("sim: nil trace")
@@ -99,7 +103,7 @@ func compile(tr *trace.Trace, p params) (*program, error) {
 	}
 	g := &program{
 		nOps: n, servers: servers, slots: 1 + 3*servers,
-		names: make([]string, n), origin: make([]int32, n), overhead: make([]bool, n),
+		names: make([]string, n), origin: make([]int32, n), overhead: make([]bool, n), delay: make([]bool, n),
 		slot: make([]int32, n), indeg: make([]int32, n), prio: make([]int32, n),
 		nSteps: len(tr.Steps), p: p,
 	}
@@ -120,6 +124,10 @@ func compile(tr *trace.Trace, p params) (*program, error) {
 			g.names[h] = op.Name + "/overhead"
 			g.origin[h] = int32(i)
 			g.overhead[h] = true
+			if p.overheadOn == ReceiveThreads {
+				g.delay[h] = true
+				g.nDelay++
+			}
 			if op.Resource.Kind == trace.Uplink {
 				g.slot[h] = localSlot(trace.Resource{Kind: trace.PS, PS: op.Resource.PS})
 			}
@@ -153,7 +161,9 @@ func compile(tr *trace.Trace, p params) (*program, error) {
 	g.slotRes = make([]trace.Resource, g.slots)
 	g.slotClass = make([]int32, g.slots)
 	for i := range n {
-		g.slotOps[g.slot[i]]++
+		if !g.delay[i] {
+			g.slotOps[g.slot[i]]++
+		}
 	}
 	for l := range g.slots {
 		g.slotRes[l] = slotResource(int32(l))

@@ -78,6 +78,7 @@ type sim struct {
 	finished   int
 	emit       bool
 	onSpan     func(Span)
+	delayStart []float64 // [w·n+op] start of a receive-thread delay, kept only for spans
 	tl         *timeline
 	singlePS   bool
 	multiplex  bool
@@ -96,7 +97,7 @@ func newSim(g *program, workers int) *sim {
 		st: newCollector(p, workers), singlePS: g.servers == 1,
 		multiplex: p.mode == Multiplex, window: p.window, stepsPerWk: p.steps,
 	}
-	s.compute.a = make([]entry, 0, workers*g.slots)
+	s.compute.a = make([]entry, 0, workers*(g.slots+g.nDelay))
 	s.kick = make([]int32, 0, workers*g.slots)
 	for i := range s.classes {
 		s.classes[i] = linkClass{h: minHeap{a: make([]entry, 0, workers)}, next: math.Inf(1), dir: i % 2, server: i / 2}
@@ -125,12 +126,18 @@ func run(g *program, cfg *Config) (Result, error) {
 	if cfg.Workers < 1 {
 		return Result{}, fmt.Errorf("sim: Config.Workers: %d; want ≥ 1", cfg.Workers)
 	}
+	if int64(cfg.Workers)*int64(max(g.nOps, g.slots)) >= math.MaxInt32 {
+		return Result{}, fmt.Errorf("sim: Config.Workers: %d workers × %d ops is too large", cfg.Workers, g.nOps)
+	}
 	s := newSim(g, cfg.Workers)
 	s.onSpan = cfg.OnSpan
 	if cfg.Timeline != nil {
 		s.tl = newTimeline(cfg.Timeline, g, cfg.Workers)
 	}
 	s.emit = s.onSpan != nil || s.tl != nil
+	if s.emit && g.nDelay > 0 {
+		s.delayStart = make([]float64, cfg.Workers*g.nOps)
+	}
 	for w := range s.W {
 		s.startStep(w)
 	}
@@ -177,7 +184,10 @@ func (s *sim) loop() {
 		s.now = now
 		var slot int32
 		if src == -1 {
-			slot = s.compute.pop().slot
+			if slot = s.compute.pop().slot; slot < 0 { // a receive-thread delay
+				s.completeDelay(int(-slot - 1))
+				continue
+			}
 		} else {
 			c := &s.classes[src]
 			e := c.h.pop()
@@ -199,7 +209,8 @@ func (s *sim) complete(slot int32) {
 	ss.busy = false
 	s.events++
 	if s.emit {
-		s.emitSpan(ss, slot)
+		local := slot - int32(w*s.S)
+		s.emitSpan(w, local, local, op, ss.chunk, ss.last, ss.start)
 	}
 	if ss.class >= 0 {
 		c := &s.classes[ss.class]
@@ -215,13 +226,7 @@ func (s *sim) complete(slot int32) {
 	}
 	ws := &s.workers[w]
 	if ss.last { // lines 18–29: release dependents
-		ws.left--
-		base := w * s.n
-		for _, d := range s.g.deps[s.g.depStart[op]:s.g.depStart[op+1]] {
-			if s.waiting[base+int(d)]--; s.waiting[base+int(d)] == 0 {
-				s.ready(w, d)
-			}
-		}
+		s.release(w, op)
 	} else { // preempted stream re-enters at the tail (I-12)
 		s.enqueue(ss, op)
 	}
@@ -234,11 +239,29 @@ func (s *sim) complete(slot int32) {
 	}
 }
 
+// release completes op of worker w and readies its dependents whose
+// dependencies have all completed (lines 18–28).
+func (s *sim) release(w int, op int32) {
+	s.workers[w].left--
+	base := w * s.n
+	for _, d := range s.g.deps[s.g.depStart[op]:s.g.depStart[op+1]] {
+		if s.waiting[base+int(d)]--; s.waiting[base+int(d)] == 0 {
+			s.ready(w, d)
+		}
+	}
+}
+
 // ready queues op d of worker w (lines 22–28). If its resource is idle
 // (I-5: idleness is the busy flag, not an empty queue) the slot is marked,
 // and startKicked starts it once every op released at the same instant is
-// queued, so that the scheduler's order chooses among all of them.
+// queued, so that the scheduler's order chooses among all of them. A
+// receive-thread delay (ReceiveThreads) starts at once: it waits for no
+// resource.
 func (s *sim) ready(w int, d int32) {
+	if s.g.delay[d] {
+		s.startDelay(w, d)
+		return
+	}
 	slot := int32(w*s.S) + s.g.slot[d]
 	ss := &s.slots[slot]
 	s.enqueue(ss, d)
@@ -322,6 +345,34 @@ func (s *sim) startNext(slot int32) {
 	}
 }
 
+// startDelay starts the receive-thread delay d of worker w: it completes
+// after its overhead seconds whatever else runs (an infinite-server
+// station). It shares the compute heap, with slot −(k+1) for k = w·n + d.
+func (s *sim) startDelay(w int, d int32) {
+	k := w*s.n + int(d)
+	if s.delayStart != nil {
+		s.delayStart[k] = s.now
+	}
+	s.compute.push(entry{key: s.now + s.g.work[s.workers[w].step*s.n+int(d)], seq: s.seq, slot: int32(-k - 1)})
+	s.seq++
+}
+
+// completeDelay ends the receive-thread delay k = w·n + op and releases
+// its dependents.
+func (s *sim) completeDelay(k int) {
+	w, op := k/s.n, int32(k%s.n)
+	s.events++
+	if s.emit {
+		local := s.g.slot[op]
+		s.emitSpan(w, local, int32(s.S)+local, op, 0, true, s.delayStart[k])
+	}
+	s.release(w, op)
+	s.startKicked()
+	if s.workers[w].left == 0 {
+		s.stepDone(w)
+	}
+}
+
 func (s *sim) startStep(w int) {
 	ws := &s.workers[w]
 	ws.step = ws.rng.IntN(s.g.nSteps) // sampling with replacement (line 1)
@@ -353,18 +404,20 @@ func (s *sim) stepDone(w int) {
 	s.startStep(w)
 }
 
-func (s *sim) emitSpan(ss *slotState, slot int32) {
-	local := int(slot) - int(ss.worker)*s.S
+// emitSpan reports the chunk of op of worker w that ran on local slot
+// local from start to now; tid is its timeline thread (local, or S + local
+// for a receive-thread delay).
+func (s *sim) emitSpan(w int, local, tid, op int32, chunk uint8, last bool, start float64) {
 	sp := Span{
-		Worker: int(ss.worker), Step: s.workers[ss.worker].done,
-		Resource: s.g.slotRes[local], Op: int(s.g.origin[ss.op]), Name: s.g.names[ss.op],
-		Overhead: s.g.overhead[ss.op], Chunk: int(ss.chunk), Last: ss.last,
-		Start: ss.start, End: s.now,
+		Worker: w, Step: s.workers[w].done,
+		Resource: s.g.slotRes[local], Op: int(s.g.origin[op]), Name: s.g.names[op],
+		Overhead: s.g.overhead[op], Chunk: int(chunk), Last: last,
+		Start: start, End: s.now,
 	}
 	if s.onSpan != nil {
 		s.onSpan(sp)
 	}
 	if s.tl != nil {
-		s.tl.span(&sp, local, ss.op)
+		s.tl.span(&sp, int(tid), op)
 	}
 }

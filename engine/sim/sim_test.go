@@ -227,7 +227,14 @@ func TestTimelineJSON(t *testing.T) {
 	require.Equal(t, int(r.Events), x)
 	require.Equal(t, n, x)
 	require.True(t, threads["downlink"] && threads["worker"] && threads["uplink"] && threads["ps"])
-	require.Equal(t, 2*(1+4), meta) // per worker: process name + 4 threads
+	require.True(t, threads["worker receive"] && threads["ps receive"], "receive-thread overheads have their own threads")
+	require.Equal(t, 2*(1+4+2), meta) // per worker: process name + 4 resources + 2 receive threads
+
+	// Overheads on the processors: no receive threads.
+	buf.Reset()
+	_, err = Run(tr, Config{Workers: 2, Steps: 2, Warmup: NoWarmup, Timeline: &buf, OverheadOn: Processor})
+	require.NoError(t, err)
+	require.NotContains(t, buf.String(), "receive")
 }
 
 type failWriter struct{}

@@ -4,9 +4,13 @@ import "pslab/engine/trace"
 
 // Span is one completed chunk of the simulated timeline.
 type Span struct {
-	Worker   int            // worker index, 0-based
-	Step     int            // the worker's step number, 0-based
-	Resource trace.Resource // where the chunk ran
+	Worker int // worker index, 0-based
+	Step   int // the worker's step number, 0-based
+	// Resource is where the chunk ran. For an overhead under
+	// ReceiveThreads it is the receiving processor (worker or PS), which
+	// the overhead does not occupy: such spans may overlap that
+	// processor's chunks and each other.
+	Resource trace.Resource
 	// Op is the index of the operation in the trace's steps. For a parsing
 	// overhead operation (Overhead true) it is the communication operation
 	// whose overhead it carries.
