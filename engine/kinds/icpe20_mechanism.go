@@ -50,6 +50,21 @@ type mechTraceParams struct {
 	BetaMs        float64 `toml:"beta_ms"`
 	Jitter        float64 // compute jitter, coefficient of variation
 	ProfiledSteps int     `toml:"profiled_steps"` // 0: zoo.DefaultSteps
+	// OverheadOn is what the simulator's parsing overhead occupies:
+	// "receive-threads" (default) or "processor" (sim.OverheadPlacement).
+	OverheadOn string `toml:"overhead_on"`
+}
+
+// placement parses OverheadOn ("" → sim.ReceiveThreads).
+func (p mechTraceParams) placement(env *experiment.Env) (sim.OverheadPlacement, error) {
+	if p.OverheadOn == "" {
+		return sim.ReceiveThreads, nil
+	}
+	on, err := sim.ParseOverheadPlacement(p.OverheadOn)
+	if err != nil {
+		return 0, env.Errorf("overhead_on", "overhead_on: %v", err)
+	}
+	return on, nil
 }
 
 // mechTrace synthesizes the profiling trace of params p. seed seeds the
@@ -146,6 +161,10 @@ func linkMechanisms(_ context.Context, env *experiment.Env) (*experiment.Result,
 	if len(p.Mechanisms) == 0 {
 		return nil, env.Errorf("mechanisms", "no [[params.mechanisms]]")
 	}
+	on, err := p.placement(env)
+	if err != nil {
+		return nil, err
+	}
 	rng := env.Rand()
 	tr, _, err := mechTrace(env, p.mechTraceParams, rng.Uint64())
 	if err != nil {
@@ -165,7 +184,7 @@ func linkMechanisms(_ context.Context, env *experiment.Env) (*experiment.Result,
 		}
 		for _, bw := range p.BandwidthsGbps {
 			r, err := sim.Run(tr, sim.Config{Workers: p.Workers, Steps: p.Steps, Warmup: sim.NoWarmup,
-				Bandwidth: gbps(bw), Link: l, Seed: simSeed})
+				Bandwidth: gbps(bw), Link: l, OverheadOn: on, Seed: simSeed})
 			if err != nil {
 				return nil, fmt.Errorf("scheduler %q at %g Gbit/s: %w", m.Name, bw, err)
 			}

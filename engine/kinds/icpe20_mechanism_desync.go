@@ -53,7 +53,11 @@ func desyncSeries(_ context.Context, env *experiment.Env) (*experiment.Result, e
 	if err != nil {
 		return nil, err
 	}
-	r, err := sim.Run(tr, sim.Config{Workers: p.Workers, Steps: p.Steps, Link: link, Seed: rng.Uint64(), SeriesWindow: p.WindowS})
+	on, err := p.placement(env)
+	if err != nil {
+		return nil, err
+	}
+	r, err := sim.Run(tr, sim.Config{Workers: p.Workers, Steps: p.Steps, Link: link, OverheadOn: on, Seed: rng.Uint64(), SeriesWindow: p.WindowS})
 	if err != nil {
 		return nil, err
 	}

@@ -54,9 +54,17 @@ func simTimeline(_ context.Context, env *experiment.Env) (*experiment.Result, er
 	if err != nil {
 		return nil, err
 	}
+	on, err := p.placement(env)
+	if err != nil {
+		return nil, err
+	}
 	var spans []sim.Span
-	cfg := sim.Config{Workers: p.Workers, Steps: p.Steps, Warmup: sim.NoWarmup, Link: link, Seed: rng.Uint64(),
-		OnSpan: func(s sim.Span) { spans = append(spans, s) }}
+	cfg := sim.Config{Workers: p.Workers, Steps: p.Steps, Warmup: sim.NoWarmup, Link: link, OverheadOn: on, Seed: rng.Uint64(),
+		OnSpan: func(s sim.Span) {
+			if !s.Overhead || on == sim.Processor { // receive-thread overheads occupy no lane
+				spans = append(spans, s)
+			}
+		}}
 	r, err := sim.Run(tr, cfg)
 	if err != nil {
 		return nil, err

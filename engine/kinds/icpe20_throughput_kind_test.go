@@ -302,6 +302,23 @@ func TestThroughputKindEvents(t *testing.T) {
 	require.Equal(t, float64(20+8+2), e)
 }
 
+// overhead_on reaches the simulator: parsing queued on the processors
+// (processor) slows one worker down against the default receive threads,
+// which replay the synthesized profile.
+func TestThroughputKindOverheadPlacement(t *testing.T) {
+	t.Parallel()
+	root := tputRoot(t)
+	rt, err := runTput(t, root, "", "beta_us = 50000\n"+toyCase)
+	require.NoError(t, err)
+	pr, err := runTput(t, root, "", "beta_us = 50000\noverhead_on = \"processor\"\n"+toyCase)
+	require.NoError(t, err)
+	series := "toy: icpe20 simulator"
+	require.Greater(t, seriesY(t, rt, series, 1), seriesY(t, pr, series, 1)*1.01)
+	caseLevel, err := runTput(t, root, "", "beta_us = 50000\n"+toyCase+"overhead_on = \"processor\"\n")
+	require.NoError(t, err)
+	require.Equal(t, seriesY(t, pr, series, 1), seriesY(t, caseLevel, series, 1), "a case may set it")
+}
+
 func TestThroughputKindInvalidParams(t *testing.T) {
 	t.Parallel()
 	root := tputRoot(t)
@@ -314,6 +331,7 @@ func TestThroughputKindInvalidParams(t *testing.T) {
 		{``, "no [[params.case]]"},
 		{toyCase + "transport = \"pigeon\"\n", `unknown link mode "pigeon"`},
 		{toyCase + "order = \"lifo\"\n", `unknown stream order "lifo"`},
+		{toyCase + "overhead_on = \"gpu\"\n", `unknown overhead placement "gpu"`},
 		{"[[params.case]]\nid = \"toy\"\nmodel = \"toy\"\nbatch = 0\n", "batch 0 < 1"},
 		{toyCase + "trace = \"x\"\n", "exactly one of model"},
 		{toyCase + "servers = 2\n" + `[params.x]`, `unknown field`},

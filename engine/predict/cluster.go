@@ -34,6 +34,10 @@ type Cluster struct {
 	// Alpha (s/byte) and Beta (s) are the parsing overhead α·bytes + β of
 	// icpe20 §3.2.1 recorded into a synthesized trace (0 → none).
 	Alpha, Beta float64
+	// OverheadOn is what the simulator's parsing overhead occupies
+	// (sim.Config.OverheadOn; zero → sim.ReceiveThreads, a delay that
+	// occupies no processor, as zoo.Synthesize records it).
+	OverheadOn sim.OverheadPlacement
 	// Jitter is the coefficient of variation of a synthesized trace's
 	// per-step compute factor (zoo.Options.Jitter; 0 → none).
 	Jitter float64
@@ -71,5 +75,6 @@ func (c Cluster) Synthesize(p *zoo.Profile) (*trace.Trace, error) {
 
 // simConfig is the simulator configuration of c for trace tr.
 func (c Cluster) simConfig() sim.Config {
-	return sim.Config{Steps: c.Steps, Warmup: c.Warmup, Bandwidth: c.Bandwidth, Link: c.Link, Batch: c.Batch, Seed: c.Seed}
+	return sim.Config{Steps: c.Steps, Warmup: c.Warmup, Bandwidth: c.Bandwidth, OverheadOn: c.OverheadOn,
+		Link: c.Link, Batch: c.Batch, Seed: c.Seed}
 }

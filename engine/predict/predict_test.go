@@ -64,6 +64,32 @@ func TestRunMatchesEachModelComputedDirectly(t *testing.T) {
 	}
 }
 
+// Cluster.OverheadOn reaches the simulator: the default places the
+// parsing overhead on receive threads, Processor on the processors.
+func TestRunPassesOverheadPlacement(t *testing.T) {
+	t.Parallel()
+	c := toyCluster()
+	c.Alpha, c.Beta = 1e-9, 50e-3
+	tr, err := c.Synthesize(zoo.Toy())
+	require.NoError(t, err)
+	ws := []int{1, 3}
+	for _, on := range []sim.OverheadPlacement{sim.ReceiveThreads, sim.Processor} {
+		c.OverheadOn = on
+		p, err := Run(tr, c, ws, []Model{Simulator})
+		require.NoError(t, err)
+		runs, err := sim.Sweep(tr, sim.Config{Steps: 100, Warmup: 10, Seed: 3, OverheadOn: on}, ws)
+		require.NoError(t, err)
+		for i := range ws {
+			require.Equal(t, runs[i].Throughput, p.Curves[0].Throughput[i], on)
+		}
+	}
+	p0, err := Run(tr, Cluster{Steps: 100, Warmup: 10, Seed: 3, OverheadOn: sim.ReceiveThreads}, ws, []Model{Simulator})
+	require.NoError(t, err)
+	p1, err := Run(tr, Cluster{Steps: 100, Warmup: 10, Seed: 3, OverheadOn: sim.Processor}, ws, []Model{Simulator})
+	require.NoError(t, err)
+	require.NotEqual(t, p0.Curves[0].Throughput[1], p1.Curves[0].Throughput[1], "the placements differ on this trace")
+}
+
 // A recorded trace predicts the simulator at any bandwidth, the coarse
 // models only at its own; MVA needs one PS.
 func TestRunRecordedTraceAtOtherBandwidthAndTwoPS(t *testing.T) {
