@@ -11,7 +11,7 @@ import (
 // writing its function and adding one entry to its paper's map.
 func Registry() experiment.Registry {
 	all := experiment.Registry{}
-	for _, part := range []experiment.Registry{cynthiaKinds(), icpe20Kinds(), mascots18Kinds(), zhangKinds()} {
+	for _, part := range []experiment.Registry{beyondKinds(), cynthiaKinds(), icpe20Kinds(), mascots18Kinds(), zhangKinds()} {
 		for name, k := range part {
 			if _, dup := all[name]; dup {
 				panic(fmt.Sprintf("kinds: kind %q registered twice", name))

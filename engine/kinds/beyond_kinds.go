@@ -1,0 +1,12 @@
+package kinds
+
+import "pslab/engine/experiment"
+
+// beyondKinds are the kinds of experiments that go beyond the four papers
+// (experiments/beyond); beyond experiments may also use the papers' kinds.
+func beyondKinds() experiment.Registry {
+	return experiment.Registry{
+		"testbed-accuracy": {Run: testbedAccuracy, Models: tbaModels,
+			Doc: "every applicable model (icpe20 simulator, Lin et al. MVA, Cynthia, zhang) against every measured testbed configuration, from its 1-worker profile only: mean and max |error| per dataset and model"},
+	}
+}
