@@ -168,7 +168,9 @@ func TestOverheadShare(t *testing.T) {
 
 // TestChromeTimelineExport exports a 2-worker AlexNet timeline through the
 // simulator's Chrome-trace writer and checks that it is valid JSON with one
-// track (process, thread) per worker and resource, each holding chunks.
+// track (process, thread) per worker and resource, each holding chunks,
+// and one per receiving processor for the parsing overheads spent on
+// receive threads (sim.ReceiveThreads).
 func TestChromeTimelineExport(t *testing.T) {
 	t.Parallel()
 	tab, err := dataset.Read(filepath.Join(root, "datasets/zoo/alexnet.arrow"), zoo.ProfileSchema, dataset.Allocator)
@@ -217,8 +219,12 @@ func TestChromeTimelineExport(t *testing.T) {
 			require.Positive(t, events[[2]int{w, tid}], "worker %d track %d has no chunks", w, tid)
 		}
 		require.ElementsMatch(t, []string{"downlink", "worker", "uplink", "ps"}, names)
+		for tid, name := range map[int]string{4: "worker receive", 7: "ps receive"} {
+			require.Equal(t, name, tracks[[2]int{w, tid}])
+			require.Positive(t, events[[2]int{w, tid}], "worker %d track %q has no overheads", w, name)
+		}
 	}
-	require.Len(t, tracks, 8, "one track per worker and resource")
+	require.Len(t, tracks, 12, "one track per worker and resource, and per receiving processor")
 }
 
 // TestMechanismKindErrors: bad parameters are errors that name the field
