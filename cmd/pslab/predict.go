@@ -23,6 +23,7 @@ type predictFlags struct {
 	from, bandwidth, workers, transport, order string
 	window, models, measured, measuredModel    string
 	figure, format, out, model                 string
+	overheadOn                                 string
 	servers, batch, steps, warmup, profSteps   int
 	deviceSpeed, alpha, beta, jitter, update   float64
 	knee                                       float64
@@ -69,6 +70,7 @@ func predictThroughput(ctx context.Context, args []string, stdout, stderr io.Wri
 	fs.Float64Var(&f.deviceSpeed, "device-speed", 1, "profile only: compute speed relative to the profiled device (2: twice as fast)")
 	fs.Float64Var(&f.alpha, "alpha", 0, "parsing overhead per byte, s/byte (icpe20 §3.2.1; a trace's own unless given)")
 	fs.Float64Var(&f.beta, "beta", 0, "parsing overhead per transfer, s (a trace's own unless given)")
+	fs.StringVar(&f.overheadOn, "overhead-on", "receive-threads", "simulator: what the parsing overhead occupies: receive-threads (a delay on no processor) or processor (queued on the receiving worker or PS)")
 	fs.Float64Var(&f.jitter, "jitter", 0.05, "profile only: coefficient of variation of the per-step compute time (ASSUMED 0.05; 0: none)")
 	fs.Float64Var(&f.update, "update", 0, "profile only: PS update time per parameter byte, s/byte (0: 0.2e-9, assumed)")
 	fs.IntVar(&f.profSteps, "profile-steps", 0, "profile only: synthesized profiling steps (0: 100)")
@@ -145,7 +147,11 @@ func (f *predictFlags) cluster(in *predictInput) (predict.Cluster, error) {
 	if err != nil {
 		return predict.Cluster{}, fmt.Errorf("predict: -order: %w", err)
 	}
-	c := predict.Cluster{Servers: f.servers, Batch: f.batch, DeviceSpeed: f.deviceSpeed, Link: sim.Link{Mode: mode, Order: order},
+	overheadOn, err := sim.ParseOverheadPlacement(f.overheadOn)
+	if err != nil {
+		return predict.Cluster{}, fmt.Errorf("predict: -overhead-on: %w", err)
+	}
+	c := predict.Cluster{OverheadOn: overheadOn, Servers: f.servers, Batch: f.batch, DeviceSpeed: f.deviceSpeed, Link: sim.Link{Mode: mode, Order: order},
 		Alpha: f.alpha, Beta: f.beta, Jitter: f.jitter, UpdateTime: f.update, ProfileSteps: f.profSteps,
 		Steps: f.steps, Warmup: f.warmup, Seed: f.seed}
 	for _, v := range []struct {

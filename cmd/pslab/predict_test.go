@@ -322,3 +322,37 @@ func TestDatasetsBYOIsARebuild(t *testing.T) {
 	require.Contains(t, tab.Provenance.Licence, "MIT")
 	require.Equal(t, "0", tab.Provenance.Extra["kineto_rank"])
 }
+
+// -overhead-on reaches the simulator: with a large per-transfer overhead,
+// queueing it on the processors (processor) serializes it with compute
+// and is slower than receive threads (the default) at W = 1; an unknown
+// placement
+// is refused naming the flag.
+func TestPredictOverheadOn(t *testing.T) {
+	t.Parallel()
+	_, _, traceArrow, _ := toyInputs(t)
+	sim := func(extra ...string) []float64 {
+		args := []string{traceArrow, "-models", "simulator", "-beta", "0.05", "-format", "json", "-workers", "1..3", "-steps", "40", "-warmup", "5"}
+		out, err := runPredict(t, append(args, extra...)...)
+		require.NoError(t, err)
+		var js struct {
+			Runs []struct {
+				Models []struct {
+					Throughput []float64 `json:"throughput_examples_per_s"`
+				} `json:"models"`
+			} `json:"runs"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(out), &js))
+		require.Len(t, js.Runs, 1)
+		return js.Runs[0].Models[0].Throughput
+	}
+	def, threads, proc := sim(), sim("-overhead-on", "receive-threads"), sim("-overhead-on", "processor")
+	require.Equal(t, def, threads, "receive-threads is the default")
+	require.Len(t, proc, 3)
+	// at W = 1 the worker's processor is the bottleneck and pays the
+	// overhead; with more workers the link saturates and the placement
+	// changes how transfers interleave, in either direction
+	require.Less(t, proc[0], threads[0], "W=1: overhead on the processors must cost throughput")
+	_, err := runPredict(t, traceArrow, "-overhead-on", "gpu")
+	require.ErrorContains(t, err, "-overhead-on")
+}
