@@ -125,15 +125,11 @@ func collectMain(ctx context.Context, args []string, self Launcher, stdout, stde
 		if err != nil {
 			return err
 		}
-		tables, err := o.Tables(host)
-		if err != nil {
-			return err
-		}
 		dir := filepath.Join(*out, c.Name)
 		if !filepath.IsAbs(dir) {
 			dir = filepath.Join(*root, dir)
 		}
-		if err := WriteDir(dir, tables, mem); err != nil {
+		if err := o.Write(dir, host, mem); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "%-28s %8.1f s  %s\n", c.Name, o.Elapsed.Seconds(), dir)

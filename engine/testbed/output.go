@@ -219,12 +219,33 @@ func orderOf(c Config) string {
 	return c.Order
 }
 
+// Write writes the configuration's datasets (Tables) and the profile as
+// a TensorFlow-style timeline (TimelineFile) into dir with WriteDir.
+func (o *Outcome) Write(dir string, h Host, mem memory.Allocator) error {
+	tables, err := o.Tables(h)
+	if err != nil {
+		return err
+	}
+	tl, err := EncodeTimeline(o.Trace)
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(dir, TimelineFile), err)
+	}
+	return WriteDir(dir, tables, map[string][]byte{TimelineFile: tl}, mem)
+}
+
 // WriteDir encodes every table and then replaces dir with a directory
-// holding them, atomically: the files are written to a temporary
-// directory beside dir that is renamed into place, so dir is either the
-// old complete set, the new complete set, or absent; never partial.
-func WriteDir(dir string, tables map[string]*dataset.Table, mem memory.Allocator) error {
+// holding them and the already encoded files (name → content),
+// atomically: the files are written to a temporary directory beside dir
+// that is renamed into place, so dir is either the old complete set, the
+// new complete set, or absent; never partial.
+func WriteDir(dir string, tables map[string]*dataset.Table, files map[string][]byte, mem memory.Allocator) error {
 	enc := map[string][]byte{}
+	for name, b := range files {
+		if _, dup := tables[name]; dup {
+			return fmt.Errorf("%s: given both as a table and as a file", filepath.Join(dir, name))
+		}
+		enc[name] = b
+	}
 	for name, t := range tables {
 		b, err := dataset.Encode(t, mem)
 		if err != nil {

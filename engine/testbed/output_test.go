@@ -94,20 +94,20 @@ func TestWriteDirReplacesAtomically(t *testing.T) {
 	dir := filepath.Join(root, "cfg")
 	require.NoError(t, os.MkdirAll(dir, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "stale.arrow"), []byte("old"), 0o644))
-	require.NoError(t, WriteDir(dir, tabs, mem))
+	require.NoError(t, WriteDir(dir, tabs, map[string][]byte{TimelineFile: []byte("{}")}, mem))
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	var names []string
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	require.ElementsMatch(t, []string{TraceFile, ThroughputFile, PhasesFile, RunsFile, StepsFile}, names, "the old set is replaced as a whole")
+	require.ElementsMatch(t, []string{TraceFile, ThroughputFile, PhasesFile, RunsFile, StepsFile, TimelineFile}, names, "the old set is replaced as a whole")
 	top, _ := os.ReadDir(root)
 	require.Len(t, top, 1, "no temporary directories left")
 	// an invalid table makes WriteDir fail before touching dir
 	bad := dataset.NewTable(dataset.PhasesSchema, dataset.Provenance{})
 	require.NoError(t, bad.Append("x", 1, -1.0, 0.0, 0.0, 0.0, dataset.Measured))
-	require.Error(t, WriteDir(filepath.Join(root, "bad"), map[string]*dataset.Table{PhasesFile: bad}, mem))
+	require.Error(t, WriteDir(filepath.Join(root, "bad"), map[string]*dataset.Table{PhasesFile: bad}, nil, mem))
 	_, err = os.Stat(filepath.Join(root, "bad"))
 	require.True(t, os.IsNotExist(err))
 }

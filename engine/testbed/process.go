@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+
+	"pslab/engine/atomicfile"
+	"pslab/engine/trace"
 )
 
 // psMain is `pslab testbed ps`: serve one parameter server until every
@@ -118,6 +121,8 @@ func workerMain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.IntVar(&o.FailAt, "fail-at", -1, "fault injection: fail at the start of this step (-1: never)")
 	shape := fs.Float64("shape-rate", 0, "loopback fallback: shape this host's NIC to this many bytes/s per direction (0: off)")
 	out := fs.String("out", "-", "where to write the result JSON (-: stdout)")
+	tl := fs.String("timeline", "", "with -trace: also write the recorded trace as a TensorFlow-style timeline (Chrome trace JSON) to this file")
+	tlMbit := fs.Float64("bandwidth-mbit", 0, "NIC bandwidth B in Mbit/s recorded in the -timeline metadata (0: the -shape-rate if set, else unknown)")
 	timeout := fs.Duration("timeout", 0, "fail after this long (0: never)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -127,6 +132,12 @@ func workerMain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if *ps == "" {
 		return errors.New("testbed worker: -ps is required")
+	}
+	if *tl != "" && !o.Trace {
+		return errors.New("testbed worker: -timeline needs -trace")
+	}
+	if !(*tlMbit >= 0) {
+		return fmt.Errorf("testbed worker: -bandwidth-mbit %v: need ≥ 0", *tlMbit)
 	}
 	o.PS = strings.Split(*ps, ",")
 	if *shape > 0 {
@@ -141,6 +152,15 @@ func workerMain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	if *tl != "" {
+		mbit := *tlMbit
+		if mbit == 0 {
+			mbit = *shape * 8 / 1e6
+		}
+		if err := writeWorkerTimeline(*tl, o.Job, res, mbit); err != nil {
+			return err
+		}
+	}
 	b, err := json.Marshal(res)
 	if err != nil {
 		return err
@@ -150,4 +170,27 @@ func workerMain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	return os.WriteFile(*out, b, 0o644)
+}
+
+// writeWorkerTimeline writes the trace a -trace worker recorded as a
+// TensorFlow-style timeline (EncodeTimeline), atomically, with the
+// metadata `pslab testbed run` gives the trace (profileMeta): the
+// overhead fitted to the worker's wire times (FitOverhead) and the window
+// read from the wire; bandwidth mbit in Mbit/s (0: unknown).
+func writeWorkerTimeline(path string, job Job, res *WorkerResult, mbit float64) error {
+	plan, err := job.LoadPlan()
+	if err != nil {
+		return err
+	}
+	ov, err := FitOverhead(res.Transfers)
+	if err != nil {
+		return fmt.Errorf("testbed worker: -timeline: %w", err)
+	}
+	c := Config{BandwidthMbit: mbit, Servers: job.Servers, Transport: job.Transport, Window: job.Window}
+	tr := &trace.Trace{Meta: profileMeta("pslab testbed worker (measured)", "hand-started worker", plan, c, res.Window, ov), Steps: res.Steps}
+	b, err := EncodeTimeline(tr)
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(path, b)
 }

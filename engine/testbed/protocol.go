@@ -128,17 +128,7 @@ func (o *Outcome) fromProfile(r *WorkerResult) error {
 	o.Transfers, o.Overhead, o.Phases = r.Transfers, ov, ph
 	o.Window, o.ConnWindow, o.Clamped = r.Window, r.ConnWindow, r.Clamped
 	o.Trace = &trace.Trace{
-		Meta: trace.Meta{
-			Source:    "pslab testbed " + c.Name + " (measured)",
-			Platform:  platform(o.Network),
-			Model:     p.Profile.Model,
-			Batch:     p.Batch,
-			Bandwidth: c.Bandwidth(),
-			Window:    windowOf(c, o.Window),
-			Alpha:     ov.Alpha,
-			Beta:      ov.Beta,
-			Servers:   c.Servers,
-		},
+		Meta:  profileMeta("pslab testbed "+c.Name+" (measured)", o.Network, p, c, o.Window, ov),
 		Steps: r.Steps,
 	}
 	if err := o.Trace.Validate(); err != nil {

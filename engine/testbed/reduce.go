@@ -61,12 +61,9 @@ func reduceMain(args []string, stdout, stderr io.Writer) error {
 	if err := o.fromProfileFile(filepath.Join(*dir, ProfileResultFile)); err != nil {
 		return err
 	}
-	tables, err := o.Tables(Host{Kernel: readTrim("/proc/sys/kernel/osrelease"), CPU: cpuModel(),
-		Date: time.Now().UTC().Format(time.RFC3339), Command: "pslab testbed reduce " + strings.Join(args, " ")})
-	if err != nil {
-		return err
-	}
-	if err := WriteDir(*out, tables, memory.NewGoAllocator()); err != nil {
+	host := Host{Kernel: readTrim("/proc/sys/kernel/osrelease"), CPU: cpuModel(),
+		Date: time.Now().UTC().Format(time.RFC3339), Command: "pslab testbed reduce " + strings.Join(args, " ")}
+	if err := o.Write(*out, host, memory.NewGoAllocator()); err != nil {
 		return err
 	}
 	for _, p := range o.Points {

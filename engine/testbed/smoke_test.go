@@ -106,7 +106,7 @@ func TestSmokeLoopbackMultiplexed(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	dir := filepath.Join(t.TempDir(), "smoke")
-	require.NoError(t, WriteDir(dir, tables, mem))
+	require.NoError(t, WriteDir(dir, tables, nil, mem))
 	tt, err := dataset.Read(filepath.Join(dir, TraceFile), dataset.TraceSchema, mem)
 	require.NoError(t, err)
 	back, err := dataset.ToTrace(tt)

@@ -1,0 +1,149 @@
+package testbed
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"pslab/engine/dataset"
+	"pslab/engine/sim"
+	"pslab/engine/timeline"
+	"pslab/engine/trace"
+)
+
+// roundTripConfig is the toy model of smokeConfig, profiled and measured
+// at W = 1 and 2 by `pslab testbed run` on loopback.
+const roundTripConfig = `[defaults]
+profile_dir = "."
+batch = 0
+device_speed = 20
+bytes_scale = 0.001
+bandwidth_mbit = 200
+servers = 1
+sync = "asp"
+transport = "multiplexed"
+order = "default"
+seed = 1
+window = 65536
+conn_window = 65536
+workers = [1, 2]
+repetitions = 1
+steps = 30
+average = 20
+profile_steps = 20
+phase_skip = 1
+
+[[config]]
+name = "rt"
+model = "toy"
+`
+
+// The bring-your-own-hardware round trip on a real run: `pslab testbed
+// run` (PS and worker processes over loopback TCP) writes the 1-worker
+// profile as timeline.json beside trace.arrow; timeline.Read imports it
+// as it would a TensorFlow profile; the import equals the recorded trace
+// (ops, resources, bytes, dependencies, metadata; times to the ns, finer
+// than the µs the JSON is specified in); and the simulator replays it at
+// W = 1 and 2. The throughput check is a smoke check, not an accuracy
+// claim: the simulated 1-worker throughput must be within 50% of the
+// measured one (on loopback the per-message costs that the simulator
+// does not model are tens of µs against 5.5 ms steps; the accuracy study
+// is experiment beyond-testbed-accuracy), and 2 workers may gain at most
+// 2× over 1.
+func TestRoundTripTestbedTimelineImportSimulate(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "c.toml"), []byte(roundTripConfig), 0o644))
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	require.NoError(t, Main(ctx, []string{"run", "-root", root, "-config", "c.toml", "-out", "out", "-network", "loopback"},
+		self(t), io.Discard, io.Discard))
+	dir := filepath.Join(root, "out", "rt")
+
+	tt, err := dataset.Read(filepath.Join(dir, TraceFile), dataset.TraceSchema, dataset.Allocator)
+	require.NoError(t, err)
+	recorded, err := dataset.ToTrace(tt)
+	require.NoError(t, err)
+	imported, rep, err := timeline.ReadFiles([]string{filepath.Join(dir, TimelineFile)}, trace.Meta{})
+	require.NoError(t, err)
+	require.NoError(t, imported.Validate())
+	require.Len(t, imported.Steps, 20)
+	require.Equal(t, 20, rep.Steps)
+	// trace.arrow keeps the provenance's source; the timeline the trace's own
+	require.Equal(t, "pslab testbed rt (measured)", imported.Meta.Source)
+	want, got := recorded.Meta, imported.Meta
+	want.Source, got.Source = "", ""
+	require.Equal(t, want, got)
+	require.Greater(t, imported.Meta.Bandwidth, 0.0)
+	require.Equal(t, recorded.Steps, imported.Steps)
+
+	m, err := dataset.Read(filepath.Join(dir, ThroughputFile), dataset.MeasurementSchema, dataset.Allocator)
+	require.NoError(t, err)
+	require.Equal(t, []int64{1, 2}, m.Ints("workers"))
+	measured := m.Floats("throughput")
+	cfg := sim.Config{Steps: 200, Warmup: 20, Seed: 1}
+	cfg.Workers = 1
+	one, err := sim.Run(imported, cfg)
+	require.NoError(t, err)
+	cfg.Workers = 2
+	two, err := sim.Run(imported, cfg)
+	require.NoError(t, err)
+	t.Logf("examples/s: measured W=1 %.0f, W=2 %.0f; simulated W=1 %.0f, W=2 %.0f", measured[0], measured[1], one.Throughput, two.Throughput)
+	require.InDelta(t, measured[0], one.Throughput, 0.5*measured[0], "simulated 1-worker throughput far from the measured one")
+	require.Greater(t, two.Throughput, 0.9*one.Throughput)
+	require.LessOrEqual(t, two.Throughput, 2*one.Throughput*1.01)
+}
+
+// `pslab testbed worker -trace -timeline f.json` (a hand-started profiling
+// worker, run here in-process against an in-process PS) writes the
+// recorded trace as a timeline that imports to a valid 1-worker trace of
+// the plan's ops with the job's metadata.
+func TestWorkerWritesTimeline(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	job := Job{Profile: "toy", DeviceSpeed: 20, BytesScale: 0.001, Servers: 1, Workers: 1,
+		Sync: ASP, Transport: Multiplexed, Order: OrderDefault, Seed: 1, Window: 65536, ConnWindow: 65536}
+	pr, pw := io.Pipe()
+	psDone := make(chan error, 1)
+	go func() {
+		psDone <- Main(ctx, append([]string{"ps", "-index", "0", "-tap"}, job.Args()...), Launcher{}, pw, io.Discard)
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	require.NoError(t, err)
+	addr, ok := strings.CutPrefix(strings.TrimSpace(line), "listening ")
+	require.True(t, ok, line)
+	go io.Copy(io.Discard, pr)
+
+	dir := t.TempDir()
+	tl, out := filepath.Join(dir, "profile-timeline.json"), filepath.Join(dir, "profile.json")
+	args := append([]string{"worker", "-id", "0", "-ps", addr, "-steps", "4", "-trace", "-timeline", tl, "-out", out,
+		"-bandwidth-mbit", "200"}, job.Args()...)
+	require.NoError(t, Main(ctx, args, Launcher{}, io.Discard, io.Discard))
+	require.NoError(t, <-psDone)
+
+	tr, _, err := timeline.ReadFiles([]string{tl}, trace.Meta{})
+	require.NoError(t, err)
+	require.NoError(t, tr.Validate())
+	require.Len(t, tr.Steps, 4)
+	require.Len(t, tr.Steps[0].Ops, 4*5) // toy: 4 down, 8 compute, 4 up, 4 update
+	require.Equal(t, 25e6, tr.Meta.Bandwidth, "200 Mbit/s in bytes/s")
+	require.Equal(t, int64(65536), tr.Meta.Window)
+	require.Equal(t, 1, tr.Meta.Servers)
+	res, err := readResult(out)
+	require.NoError(t, err)
+	require.Equal(t, res.Steps, tr.Steps, "the timeline holds the result's trace")
+
+	_, err = os.Stat(tl)
+	require.NoError(t, err)
+	err = Main(ctx, []string{"worker", "-ps", addr, "-timeline", tl, "-profile", "toy"}, Launcher{}, io.Discard, io.Discard)
+	require.ErrorContains(t, err, "-timeline needs -trace")
+}
