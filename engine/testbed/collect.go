@@ -44,10 +44,10 @@ func Main(ctx context.Context, args []string, self Launcher, stdout, stderr io.W
 
 const usage = `usage:
   pslab testbed run [-config datasets/testbed/configs.toml] [-only name,...] [-network auto|netns|loopback] [-steps-scale f] [-dry]
-        measure configurations and write datasets/testbed/<name>/*.arrow
+        measure configurations and write datasets/testbed/<name>/*.arrow and timeline.json
   pslab testbed ps -listen host:port -index i [job flags]
         serve one parameter server until every worker is done
-  pslab testbed worker -id w -ps host:port[,host:port] -steps n [-trace] [job flags]
+  pslab testbed worker -id w -ps host:port[,host:port] -steps n [-trace [-timeline f.json]] [job flags]
         train and print the measurements as JSON
   pslab testbed reduce -results dir -out dir -name n -bandwidth-mbit B [job flags]
         turn worker results of hand-started runs (real hosts) into datasets

@@ -115,9 +115,19 @@
 // Outputs, written only when the whole configuration succeeded, as one
 // directory renamed into place (WriteDir): trace.arrow, throughput.arrow
 // (dataset.MeasurementSchema), phases.arrow (dataset.PhasesSchema),
-// runs.arrow (RunsSchema, per repetition) and steps.arrow (StepsSchema,
-// every step's start and end). A dead worker (or PS) kills the run, the
-// error names it with the end of its stderr, and nothing is written.
+// runs.arrow (RunsSchema, per repetition), steps.arrow (StepsSchema,
+// every step's start and end) and timeline.json (TimelineFile): the
+// profile of trace.arrow again as a TensorFlow-style timeline (Chrome
+// trace JSON written by engine/timeline, with α, β, WIN and B in its
+// otherData), the format in which a profile of a real TensorFlow cluster
+// arrives, so the testbed's own runs exercise the import path
+// (TestRoundTripTestbedTimelineImportSimulate: a loopback run's
+// timeline.json imports equal to its trace.arrow, to the ns, and the
+// simulator replays it at W = 1 and 2 within 50% of the measured 1-worker
+// throughput; a smoke check, not an accuracy claim). The datasets
+// committed before timeline.json was added lack it; a new run of a
+// configuration writes it. A dead worker (or PS) kills the run, the error
+// names it with the end of its stderr, and nothing is written.
 //
 // # Measuring your own cluster
 //
@@ -135,14 +145,16 @@
 //
 // The PS exits when all W workers are done, so start it anew for each run.
 // First profile: W = 1 with -tap on every PS and -trace on the worker,
-// writing profile.json. Then the throughput runs (W = 1..N, a few
+// writing profile.json (add -timeline profile-timeline.json
+// -bandwidth-mbit B to get the trace as a TensorFlow-style timeline
+// directly, for `pslab predict`). Then the throughput runs (W = 1..N, a few
 // repetitions each), keeping the files w<W>-r<rep>-worker<w>.json in one
 // directory with profile.json, and finally
 //
 //	pslab testbed reduce -results dir -out datasets/<yours> -name <yours> \
 //	    -bandwidth-mbit <B from iperf> -network "<your network>" <job flags>
 //
-// which writes the five files above. Clocks of different hosts need not
+// which writes the six files above. Clocks of different hosts need not
 // agree: PS times are converted with the measured offset (its error is
 // within half the best round trip). Every pslab model can then be
 // evaluated on the new dataset.
