@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"pslab/engine/cynthia"
 	"pslab/engine/dataset"
@@ -16,6 +18,10 @@ type cynthiaMeasuredParams struct {
 	// Bandwidth is b_ps of every PS in bytes/s; 0 reads the measured
 	// dataset's "testbed.bandwidth_bps" metadata.
 	Bandwidth float64
+	// Cases, if given, are testbed configuration directories predicted
+	// one by one (case mode); the inputs measured, phases and steps are
+	// then not read.
+	Cases []cynthiaMeasuredCase `toml:"case"`
 }
 
 // cynthiaTestbedProfile is Cynthia's 30-iteration profile (§3) taken from
@@ -97,15 +103,68 @@ func (p cynthiaTestbedProfile) workload(sync cynthia.Sync, n int) cynthia.Worklo
 	return w
 }
 
-// cynthiaMeasured predicts measured throughputs (input measured,
-// dataset.MeasurementSchema with testbed metadata, sync asp or bsp) with
-// Cynthia's model profiled from the 1-worker run of the same model, batch
-// and PS count (and its phases, input phases), and records the relative
-// error of every point and its mean and maximum per sync mechanism.
+// cynthiaMeasuredCase is one [[params.case]]: a testbed configuration
+// directory (an input; engine/testbed datasets) predicted as a whole.
+type cynthiaMeasuredCase struct {
+	// Input names the spec input holding the configuration's directory;
+	// it also names the case's metrics.
+	Input string
+}
+
+// cynthiaErrors accumulates |relative errors| by a key (a sync mechanism
+// or a case), in first-seen order.
+type cynthiaErrors struct {
+	keys       []string
+	sum, worst map[string]float64
+	count      map[string]int
+}
+
+func newCynthiaErrors() *cynthiaErrors {
+	return &cynthiaErrors{sum: map[string]float64{}, worst: map[string]float64{}, count: map[string]int{}}
+}
+
+func (e *cynthiaErrors) add(key string, abs float64) {
+	if e.count[key] == 0 {
+		e.keys = append(e.keys, key)
+	}
+	e.sum[key] += abs
+	e.worst[key] = math.Max(e.worst[key], abs)
+	e.count[key]++
+}
+
+// record writes mean_abs_error.<key> and max_abs_error.<key> (fractions)
+// and a note per key, keys sorted if sorted is set.
+func (e *cynthiaErrors) record(res *experiment.Result, sorted bool) {
+	keys := slices.Clone(e.keys)
+	if sorted {
+		sort.Strings(keys)
+	}
+	for _, k := range keys {
+		mean := e.sum[k] / float64(e.count[k])
+		res.Metric("mean_abs_error."+k, mean)
+		res.Metric("max_abs_error."+k, e.worst[k])
+		res.Note("%s: mean |error| %.1f%%, max %.1f%% over %d points", k, 100*mean, 100*e.worst[k], e.count[k])
+	}
+}
+
+// cynthiaMeasured predicts measured throughputs with Cynthia's model
+// profiled from the 1-worker run of the same model, batch and PS count,
+// and records the relative error of every point and its mean and maximum
+// per sync mechanism. Single mode: input measured (dataset.MeasurementSchema
+// with testbed metadata, sync asp or bsp) and input phases, optional input
+// steps. Case mode ([[params.case]]): each case is a testbed configuration
+// directory, its profiling cycle read from its steps.arrow (so BSP
+// configurations measured at W = 3 only are profiled from their own
+// 1-worker run), its bandwidth from its metadata; metrics are then keyed by
+// case (error.<case>.w<n>, mean_abs_error.<case>, max_abs_error.<case>) as
+// well as by sync (mean_abs_error.<sync>).
 func cynthiaMeasured(_ context.Context, env *experiment.Env) (*experiment.Result, error) {
 	var p cynthiaMeasuredParams
 	if err := env.Params(&p); err != nil {
 		return nil, err
+	}
+	if len(p.Cases) > 0 {
+		return cynthiaMeasuredCases(env, p)
 	}
 	meas, err := env.Input("measured", dataset.MeasurementSchema)
 	if err != nil {
@@ -135,9 +194,53 @@ func cynthiaMeasured(_ context.Context, env *experiment.Env) (*experiment.Result
 			return nil, env.Spec.Errorf([]string{"inputs", "steps"}, "%v", err)
 		}
 	}
-	node := cynthia.Instance{Name: "testbed", CPU: 1, Bandwidth: b}
 	res := experiment.NewResult()
-	sum, worst, count := map[string]float64{}, map[string]float64{}, map[string]int{}
+	bySync := newCynthiaErrors()
+	if err := cynthiaPredictRows(env, meas, ph, cycle, b, "", res, bySync, nil); err != nil {
+		return nil, err
+	}
+	bySync.record(res, true)
+	res.Note("Cynthia profile from the 1-worker run: w_iter = step compute time, g = model bytes, b_prof = 2g/cycle, c_prof = S^S/cycle (c = 1), b_ps = %.4g bytes/s", b)
+	return res, nil
+}
+
+// cynthiaMeasuredCases is cynthiaMeasured's case mode.
+func cynthiaMeasuredCases(env *experiment.Env, p cynthiaMeasuredParams) (*experiment.Result, error) {
+	if p.Bandwidth != 0 {
+		return nil, env.Errorf("bandwidth", "bandwidth is read from each case's metadata; leave it unset with [[params.case]]")
+	}
+	res := experiment.NewResult()
+	bySync, byCase := newCynthiaErrors(), newCynthiaErrors()
+	for i, c := range p.Cases {
+		if c.Input == "" || strings.ContainsAny(c.Input, " .") || byCase.count[c.Input] > 0 {
+			return nil, env.Errorf("case", "case %d: input %q must be set, unique, without spaces or dots (it names metrics)", i+1, c.Input)
+		}
+		tc, err := tbaLoad(env, c.Input)
+		if err != nil {
+			return nil, err
+		}
+		cycle, err := profileCycle(tc.stepTab)
+		if err != nil {
+			return nil, env.Spec.Errorf([]string{"inputs", c.Input}, "input %q: steps.arrow: %v", c.Input, err)
+		}
+		if err := cynthiaPredictRows(env, tc.measTable, tc.phases, cycle, tc.bandwidth, c.Input, res, bySync, byCase); err != nil {
+			return nil, fmt.Errorf("%s: %w", c.Input, err)
+		}
+		res.Note("%s: b_ps = %.4g bytes/s, profiling cycle %.3f ms (steps.arrow, step 0 left out)", c.Input, tc.bandwidth, 1e3*cycle)
+	}
+	bySync.record(res, true)
+	byCase.record(res, false)
+	res.Note("Cynthia profile from each case's 1-worker profiling run: w_iter = step compute time, g = model bytes, b_prof = 2g/cycle, c_prof = S^S/cycle (c = 1)")
+	return res, nil
+}
+
+// cynthiaPredictRows predicts every row of meas with Cynthia's model on
+// nodes of bandwidth b bytes/s, plots measurement and prediction and
+// records error metrics: error.<model>.b<batch>.<sync>.ps<k>.w<n> without a
+// case name, error.<case>.w<n> with one. |errors| go to bySync (by sync)
+// and, with a case name, to byCase.
+func cynthiaPredictRows(env *experiment.Env, meas, ph *dataset.Table, cycle, b float64, caseName string, res *experiment.Result, bySync, byCase *cynthiaErrors) error {
+	node := cynthia.Instance{Name: "testbed", CPU: 1, Bandwidth: b}
 	for i := range meas.Len() {
 		model, batch, n, ps, syncName := meas.Strings("model")[i], meas.Ints("batch")[i], int(meas.Ints("workers")[i]), int(meas.Ints("ps")[i]), meas.Strings("sync")[i]
 		j, i1 := -1, -1
@@ -153,43 +256,37 @@ func cynthiaMeasured(_ context.Context, env *experiment.Env) (*experiment.Result
 			}
 		}
 		if j < 0 {
-			return nil, env.Spec.Errorf([]string{"inputs", "phases"}, "no phase profile for %s at batch %d", model, batch)
+			return env.Spec.Errorf([]string{"inputs", "phases"}, "no phase profile for %s at batch %d", model, batch)
 		}
 		prof, err := testbedProfile(meas, ph, i1, j, cycle)
 		if err != nil {
-			return nil, env.Spec.Errorf([]string{"inputs", "measured"}, "%v", err)
+			return env.Spec.Errorf([]string{"inputs", "measured"}, "%v", err)
 		}
 		sync, err := parseSync(syncName)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		bd, err := cynthia.ModelCynthia.PredictHomogeneous(prof.workload(sync, n), cynthia.Homogeneous{Instance: node, Workers: n, PS: ps, CBase: 1})
 		if err != nil {
-			return nil, fmt.Errorf("%s with %d workers: %w", model, n, err)
+			return fmt.Errorf("%s with %d workers: %w", model, n, err)
 		}
 		x, std := meas.Floats("throughput")[i], meas.Floats("throughput_std")[i]
 		label := fmt.Sprintf("%s b%d %s %d PS", model, batch, syncName, ps)
+		key := fmt.Sprintf("%s.b%d.%s.ps%d.w%d", model, batch, syncName, ps, n)
+		if caseName != "" {
+			label, key = caseName, fmt.Sprintf("%s.w%d", caseName, n)
+		}
 		res.PointRange(label+" measured", "measurement", dataset.Measured, float64(n), x, x-std, x+std)
 		rel := 0.0
 		if x > 0 {
 			rel = (bd.Throughput - x) / x
 		}
 		res.PointError(label+" Cynthia", "cynthia", dataset.Derived, float64(n), bd.Throughput, rel)
-		res.Metric(fmt.Sprintf("error.%s.b%d.%s.ps%d.w%d", model, batch, syncName, ps, n), rel)
-		sum[syncName] += math.Abs(rel)
-		worst[syncName] = math.Max(worst[syncName], math.Abs(rel))
-		count[syncName]++
+		res.Metric("error."+key, rel)
+		bySync.add(syncName, math.Abs(rel))
+		if byCase != nil {
+			byCase.add(caseName, math.Abs(rel))
+		}
 	}
-	syncs := make([]string, 0, len(count))
-	for s := range count {
-		syncs = append(syncs, s)
-	}
-	sort.Strings(syncs)
-	for _, s := range syncs {
-		res.Metric("mean_abs_error."+s, sum[s]/float64(count[s]))
-		res.Metric("max_abs_error."+s, worst[s])
-		res.Note("%s: mean |error| %.1f%%, max %.1f%% over %d points", s, 100*sum[s]/float64(count[s]), 100*worst[s], count[s])
-	}
-	res.Note("Cynthia profile from the 1-worker run: w_iter = step compute time, g = model bytes, b_prof = 2g/cycle, c_prof = S^S/cycle (c = 1), b_ps = %.4g bytes/s", b)
-	return res, nil
+	return nil
 }
