@@ -67,3 +67,32 @@ func JobsTable(res sched.Result, cfg sched.Config) (*dataset.Table, error) {
 	}
 	return t, nil
 }
+
+// SchedAllocationsSchema is the schema of AllocationsTable: the nodes each
+// job held over time, one row per allocation change.
+var SchedAllocationsSchema = &dataset.Schema{Name: "sched-allocations", Columns: []dataset.Column{
+	{Name: "policy", Type: dataset.String, Doc: "scheduling policy of the run"},
+	{Name: "job", Type: dataset.Int64, Rule: dataset.NonNegative, Doc: "arrival index, 0-based (the job column of JobsTable)"},
+	{Name: "time", Type: dataset.Float64, Rule: dataset.NonNegative, Unit: "s", Doc: "from this time on the job holds nodes"},
+	{Name: "nodes", Type: dataset.Int64, Rule: dataset.NonNegative, Doc: "nodes held (w-1 workers + 1 PS; 0: preempted or finished)"},
+}}
+
+// AllocationsTable returns the allocation history of every job of res (the
+// nodes over time), which sched.Run records when Config.History is set. It
+// returns an error for a run recorded without history.
+func AllocationsTable(res sched.Result, cfg sched.Config) (*dataset.Table, error) {
+	if !cfg.History {
+		return nil, fmt.Errorf("sched allocations: the run was made without Config.History, so no allocation changes were recorded")
+	}
+	t := dataset.NewTable(SchedAllocationsSchema, dataset.Provenance{Origin: dataset.Derived,
+		Source: fmt.Sprintf("pslab sched simulation (mascots18 §IV-VI), policy %s", res.Policy),
+		Extra:  map[string]string{"nodes": fmt.Sprint(res.Nodes)}})
+	for _, j := range res.Jobs {
+		for _, c := range j.Nodes {
+			if err := t.Append(res.Policy, int64(j.ID), c.Time, int64(c.Nodes)); err != nil {
+				return nil, fmt.Errorf("sched allocations: job %d: %w", j.ID, err)
+			}
+		}
+	}
+	return t, nil
+}

@@ -222,6 +222,45 @@ func TestJobsTableRoundTrip(t *testing.T) {
 	require.ErrorContains(t, err, "type 0")
 }
 
+func TestAllocationsTableRoundTrip(t *testing.T) {
+	t.Parallel()
+	wl := sched.Workload{Types: []sched.JobType{{Name: "A", Examples: 1, Epochs: 1, X: []float64{0, 1, 1, 2, 3}}}}
+	cfg := sched.Config{Nodes: 4, Workload: wl, Policy: sched.HELL{},
+		Arrivals: []sched.Arrival{{Time: 0, Examples: 6}, {Time: 1, Examples: 3}}}
+	res, err := sched.Run(cfg, nil)
+	require.NoError(t, err)
+	_, err = AllocationsTable(res, cfg)
+	require.ErrorContains(t, err, "without Config.History")
+	cfg.History = true
+	res, err = sched.Run(cfg, nil)
+	require.NoError(t, err)
+	tab, err := AllocationsTable(res, cfg)
+	require.NoError(t, err)
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	path := filepath.Join(t.TempDir(), "alloc.arrow")
+	require.NoError(t, dataset.Write(path, tab, mem))
+	back, err := dataset.Read(path, SchedAllocationsSchema, mem)
+	require.NoError(t, err)
+	var n int
+	for _, j := range res.Jobs {
+		for _, c := range j.Nodes {
+			require.Equal(t, int64(j.ID), back.Ints("job")[n])
+			require.Equal(t, c.Time, back.Floats("time")[n])
+			require.Equal(t, int64(c.Nodes), back.Ints("nodes")[n])
+			n++
+		}
+	}
+	require.Equal(t, back.Len(), n)
+	require.Greater(t, n, 2, "two jobs on 4 nodes are reallocated at the second arrival")
+	// Every job ends holding no nodes.
+	for i := 0; i < n; i++ {
+		if i == n-1 || back.Ints("job")[i+1] != back.Ints("job")[i] {
+			require.Equal(t, int64(0), back.Ints("nodes")[i])
+		}
+	}
+}
+
 func TestSchedKindsSmallRun(t *testing.T) {
 	t.Parallel()
 	res, err := runSchedSpec(t, schedPoisson, schedSpec(`models = ["srpt", "jsq-chunk", "hell"]`, `[sweep]
