@@ -20,30 +20,7 @@ import (
 
 // roundTripConfig is the toy model of smokeConfig, profiled and measured
 // at W = 1 and 2 by `pslab testbed run` on loopback.
-const roundTripConfig = `[defaults]
-profile_dir = "."
-batch = 0
-device_speed = 20
-bytes_scale = 0.001
-bandwidth_mbit = 200
-servers = 1
-sync = "asp"
-transport = "multiplexed"
-order = "default"
-seed = 1
-window = 65536
-conn_window = 65536
-workers = [1, 2]
-repetitions = 1
-steps = 30
-average = 20
-profile_steps = 20
-phase_skip = 1
-
-[[config]]
-name = "rt"
-model = "toy"
-`
+var roundTripConfig = loopbackToyConfig("rt", "1, 2", 30, 20, 20)
 
 // The bring-your-own-hardware round trip on a real run: `pslab testbed
 // run` (PS and worker processes over loopback TCP) writes the 1-worker

@@ -146,30 +146,7 @@ func TestSmokeOrderedTwoPSBSP(t *testing.T) {
 func TestFailingWorkerFailsRunAndWritesNothing(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	cfg := `[defaults]
-profile_dir = "."
-batch = 0
-device_speed = 20
-bytes_scale = 0.001
-bandwidth_mbit = 200
-servers = 1
-sync = "asp"
-transport = "multiplexed"
-order = "default"
-seed = 1
-window = 65536
-conn_window = 65536
-workers = [2]
-repetitions = 1
-steps = 6
-average = 3
-profile_steps = 4
-phase_skip = 1
-
-[[config]]
-name = "dies"
-model = "toy"
-`
+	cfg := loopbackToyConfig("dies", "2", 6, 3, 4)
 	require.NoError(t, os.WriteFile(filepath.Join(root, "c.toml"), []byte(cfg), 0o644))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -193,4 +170,34 @@ func TestRunOnceRejectsMismatchedJob(t *testing.T) {
 	require.NoError(t, err)
 	err = srv.register(context.Background(), 0, "other")
 	require.ErrorContains(t, err, "differs from PS job")
+}
+
+// loopbackToyConfig is a configs.toml for one configuration, name, of the
+// toy model (smokeConfig's) on loopback: workers is the TOML list body of
+// worker counts, steps, average and profileSteps the protocol's step counts.
+func loopbackToyConfig(name, workers string, steps, average, profileSteps int) string {
+	return fmt.Sprintf(`[defaults]
+profile_dir = "."
+batch = 0
+device_speed = 20
+bytes_scale = 0.001
+bandwidth_mbit = 200
+servers = 1
+sync = "asp"
+transport = "multiplexed"
+order = "default"
+seed = 1
+window = 65536
+conn_window = 65536
+workers = [%s]
+repetitions = 1
+steps = %d
+average = %d
+profile_steps = %d
+phase_skip = 1
+
+[[config]]
+name = %q
+model = "toy"
+`, workers, steps, average, profileSteps, name)
 }
