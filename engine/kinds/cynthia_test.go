@@ -1,7 +1,6 @@
 package kinds
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,21 +81,13 @@ func TestCynthiaCatalogue(t *testing.T) {
 func runCynthiaSpec(t *testing.T, fn experiment.RunFunc, spec string, files map[string]*dataset.Table) (*experiment.Result, error) {
 	t.Helper()
 	dir := t.TempDir()
-	for name, tab := range files {
-		require.NoError(t, dataset.Write(filepath.Join(dir, name), tab, dataset.Allocator))
-	}
 	for _, in := range []string{"datasets/reported/cynthia/table4.arrow", "datasets/reported/cynthia/table1.arrow", "datasets/cynthia/instances.arrow"} {
 		b, err := os.ReadFile(filepath.Join(root, in))
 		require.NoError(t, err)
 		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, in)), 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(dir, in), b, 0o644))
 	}
-	p := filepath.Join(dir, "experiments", "cynthia", "t.toml")
-	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-	require.NoError(t, os.WriteFile(p, []byte(spec), 0o644))
-	s, err := experiment.Load(p)
-	require.NoError(t, err)
-	return fn(context.Background(), &experiment.Env{Spec: s, Root: dir, Mem: dataset.Allocator})
+	return runTestSpec(t, fn, dir, filepath.Join("experiments", "cynthia", "t.toml"), spec, dir, files)
 }
 
 const predictHeader = `id = "cynthia-t"

@@ -1,8 +1,6 @@
 package kinds
 
 import (
-	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -29,12 +27,6 @@ origin = { s_w = "reported", s_u = "reported", s_s = "reported", s_d = "reported
 // repository and runs kind on it.
 func runSpec(t *testing.T, run experiment.RunFunc, body string, tables map[string]*dataset.Table) (*experiment.Result, error) {
 	t.Helper()
-	dir := t.TempDir()
-	for name, tb := range tables {
-		require.NoError(t, dataset.Write(filepath.Join(dir, name), tb, dataset.Allocator))
-	}
-	path := filepath.Join(dir, "mascots18", "probe.toml")
-	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 	head := `id = "mascots18-probe"
 title = "probe"
 paper = "mascots18"
@@ -43,10 +35,8 @@ description = "probe"
 status = "partial"
 `
 	plot := "\n[plot]\nx_label = \"workers\"\ny_label = \"steps/s\"\n"
-	require.NoError(t, os.WriteFile(path, []byte(head+body+plot), 0o644))
-	spec, err := experiment.Load(path)
-	require.NoError(t, err)
-	return run(context.Background(), &experiment.Env{Spec: spec, Root: dir, Mem: dataset.Allocator})
+	dir := t.TempDir()
+	return runTestSpec(t, run, dir, filepath.Join("mascots18", "probe.toml"), head+body+plot, dir, tables)
 }
 
 func measurement(t *testing.T, rows ...[]any) *dataset.Table {

@@ -1,10 +1,8 @@
 package kinds
 
 import (
-	"context"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -23,12 +21,7 @@ import (
 // from the repository) and runs fn on it.
 func runSchedSpec(t *testing.T, fn experiment.RunFunc, spec string) (*experiment.Result, error) {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "mascots18", "t.toml")
-	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-	require.NoError(t, os.WriteFile(p, []byte(spec), 0o644))
-	s, err := experiment.Load(p)
-	require.NoError(t, err)
-	return fn(context.Background(), &experiment.Env{Spec: s, Root: root, Mem: dataset.Allocator})
+	return runTestSpec(t, fn, t.TempDir(), filepath.Join("mascots18", "t.toml"), spec, root, nil)
 }
 
 // schedSpec is a spec with the given top-level keys (models) and tables.
