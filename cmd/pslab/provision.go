@@ -12,7 +12,7 @@ import (
 	"text/tabwriter"
 
 	"pslab/engine/cynthia"
-	"pslab/engine/kinds"
+	cynthiakinds "pslab/engine/kinds/cynthia"
 )
 
 // provisionFlags are the inputs of `pslab provision`.
@@ -104,7 +104,7 @@ func (f *provisionFlags) inputs() (*provisionInputs, error) {
 	case f.workload != "" && profile:
 		return nil, errors.New("give either -workload or the profile flags -w_iter, -g_param, -c_prof, -b_prof, not both")
 	case f.workload != "":
-		if in.w, err = kinds.ReadCynthiaWorkload(f.path(f.table4), f.path(f.table1), f.workload); err != nil {
+		if in.w, err = cynthiakinds.ReadWorkload(f.path(f.table4), f.path(f.table1), f.workload); err != nil {
 			return nil, fmt.Errorf("-workload: %w", err)
 		}
 	case profile:
@@ -128,7 +128,7 @@ func (f *provisionFlags) inputs() (*provisionInputs, error) {
 	if err := in.w.Validate(); err != nil {
 		return nil, fmt.Errorf("workload: %w", err)
 	}
-	if in.catalogue, err = kinds.ReadCynthiaCatalogue(f.path(f.instances)); err != nil {
+	if in.catalogue, err = cynthiakinds.ReadCatalogue(f.path(f.instances)); err != nil {
 		return nil, fmt.Errorf("-instances: %w", err)
 	}
 	if f.cBase < 0 || math.IsNaN(f.cBase) || math.IsInf(f.cBase, 0) {

@@ -144,6 +144,17 @@ func (t *Table) Strings(name string) []string { return t.col(name, String).([]st
 // no such column.
 func (t *Table) Lists(name string) [][]int32 { return t.col(name, Int32List).([][]int32) }
 
+// RowOf returns the index of the first row whose string column col equals
+// value, or an error naming the column, the value and the table.
+func (t *Table) RowOf(col, value string) (int, error) {
+	for i, v := range t.Strings(col) {
+		if v == value {
+			return i, nil
+		}
+	}
+	return -1, fmt.Errorf("no row with %s %q in %s", col, value, t.Schema.Name)
+}
+
 // Validate checks every value against its column's rule and returns an error
 // naming the column and row of the first bad value.
 func (t *Table) Validate() error {

@@ -1,0 +1,14 @@
+package beyond
+
+import "pslab/engine/experiment"
+
+// Kinds are the kinds of experiments that go beyond the four papers
+// (experiments/beyond); beyond experiments may also use the papers' kinds.
+func Kinds() experiment.Registry {
+	return experiment.Registry{
+		"testbed-accuracy": {Run: testbedAccuracy, Models: tbaModels,
+			Doc: "every applicable model (icpe20 simulator, Lin et al. MVA, Cynthia, zhang) against every measured testbed configuration, from its 1-worker profile only: mean and max |error| per dataset and model"},
+		"zhang-vs-cynthia": {Run: zhangVsCynthia, Models: []string{"zhang", "cynthia", "optimus"},
+			Doc: "the same BSP configurations predicted by zhang's model and Cynthia's (and the Optimus-style baseline) vs workers"},
+	}
+}

@@ -1,0 +1,269 @@
+package cynthia
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	cynthiamodel "pslab/engine/cynthia"
+	"pslab/engine/dataset"
+	"pslab/engine/experiment"
+	"pslab/engine/measured"
+)
+
+type cynthiaMeasuredParams struct {
+	// Bandwidth is b_ps of every PS in bytes/s; 0 reads the measured
+	// dataset's "testbed.bandwidth_bps" metadata.
+	Bandwidth float64
+	// Cases, if given, are testbed configuration directories predicted
+	// one by one (case mode); the inputs measured, phases and steps are
+	// then not read.
+	Cases []cynthiaMeasuredCase `toml:"case"`
+}
+
+// TestbedProfile is Cynthia's 30-iteration profile (§3) taken from
+// a testbed's 1-worker run, in units where the profiling worker's CPU is
+// c_base = c_wk = c_ps = 1 "FLOP/s":
+//
+//	w_iter = t_base: the compute time of one step (metadata testbed.step_compute_s)
+//	g      = bytes each way per step (metadata testbed.model_bytes)
+//	cycle  = the 1-worker step time: the mean step of the profiling run
+//	         (optional input steps, run "profile", step 0 left out as
+//	         warm-up), else batch / X(1) from the measured 1-worker row
+//	b_prof = 2g/cycle, the PS's network throughput while profiling
+//	c_prof = S^S/cycle, the PS's CPU busy fraction (S^S from the phases)
+//
+// b_prof counts both directions against one b_ps, as Eq. 5's 2g/b does
+// (Table 4's VGG-19 b_prof ≈ 2g/t_iter). For BSP the testbed's batch is per
+// worker (weak scaling) while Eq. 4 splits a global batch (C-11), so
+// workload(n) uses w_iter = n·t_base and a global batch of n·batch.
+type TestbedProfile struct {
+	sw, g, bProf, cProf float64
+	batch               int64
+}
+
+// ProfileFromTestbed builds the profile from the measured dataset's metadata,
+// the 1-worker step time cycle (0: from the 1-worker row i1) and phase row j.
+func ProfileFromTestbed(meas, ph *dataset.Table, i1, j int, cycle float64) (TestbedProfile, error) {
+	var v [2]float64
+	for k, key := range []string{"testbed.step_compute_s", "testbed.model_bytes"} {
+		f, err := strconv.ParseFloat(meas.Provenance.Extra[key], 64)
+		if err != nil || !(f > 0) || math.IsInf(f, 0) {
+			return TestbedProfile{}, fmt.Errorf("metadata %s = %q: want a positive number", key, meas.Provenance.Extra[key])
+		}
+		v[k] = f
+	}
+	batch := ph.Ints("batch")[j]
+	if cycle == 0 {
+		if i1 < 0 {
+			return TestbedProfile{}, fmt.Errorf("no 1-worker run of %s at batch %d to profile from (give the steps input)", ph.Strings("job")[j], batch)
+		}
+		x1 := meas.Floats("throughput")[i1]
+		if !(x1 > 0) {
+			return TestbedProfile{}, fmt.Errorf("1-worker throughput %v: want > 0", x1)
+		}
+		cycle = float64(batch) / x1
+	}
+	return TestbedProfile{sw: v[0], g: v[1], bProf: 2 * v[1] / cycle, cProf: ph.Floats("s_s")[j] / cycle, batch: batch}, nil
+}
+
+func (p TestbedProfile) Workload(sync cynthiamodel.Sync, n int) cynthiamodel.Workload {
+	w := cynthiamodel.Workload{Name: "testbed", WIter: p.sw, GParam: p.g, CProf: p.cProf, BProf: p.bProf, Sync: sync, Batch: int(p.batch)}
+	if sync == cynthiamodel.BSP {
+		w.WIter *= float64(n)
+		w.Batch *= n
+	}
+	return w
+}
+
+// cynthiaMeasuredCase is one [[params.case]]: a testbed configuration
+// directory (an input; engine/testbed datasets) predicted as a whole.
+type cynthiaMeasuredCase struct {
+	// Input names the spec input holding the configuration's directory;
+	// it also names the case's metrics.
+	Input string
+}
+
+// cynthiaErrors accumulates |relative errors| by a key (a sync mechanism
+// or a case), in first-seen order.
+type cynthiaErrors struct {
+	keys       []string
+	sum, worst map[string]float64
+	count      map[string]int
+}
+
+func newCynthiaErrors() *cynthiaErrors {
+	return &cynthiaErrors{sum: map[string]float64{}, worst: map[string]float64{}, count: map[string]int{}}
+}
+
+func (e *cynthiaErrors) add(key string, abs float64) {
+	if e.count[key] == 0 {
+		e.keys = append(e.keys, key)
+	}
+	e.sum[key] += abs
+	e.worst[key] = math.Max(e.worst[key], abs)
+	e.count[key]++
+}
+
+// record writes mean_abs_error.<key> and max_abs_error.<key> (fractions)
+// and a note per key, keys sorted if sorted is set.
+func (e *cynthiaErrors) record(res *experiment.Result, sorted bool) {
+	keys := slices.Clone(e.keys)
+	if sorted {
+		sort.Strings(keys)
+	}
+	for _, k := range keys {
+		mean := e.sum[k] / float64(e.count[k])
+		res.Metric("mean_abs_error."+k, mean)
+		res.Metric("max_abs_error."+k, e.worst[k])
+		res.Note("%s: mean |error| %.1f%%, max %.1f%% over %d points", k, 100*mean, 100*e.worst[k], e.count[k])
+	}
+}
+
+// cynthiaMeasured predicts measured throughputs with Cynthia's model
+// profiled from the 1-worker run of the same model, batch and PS count,
+// and records the relative error of every point and its mean and maximum
+// per sync mechanism. Single mode: input measured (dataset.MeasurementSchema
+// with testbed metadata, sync asp or bsp) and input phases, optional input
+// steps. Case mode ([[params.case]]): each case is a testbed configuration
+// directory, its profiling cycle read from its steps.arrow (so BSP
+// configurations measured at W = 3 only are profiled from their own
+// 1-worker run), its bandwidth from its metadata; metrics are then keyed by
+// case (error.<case>.w<n>, mean_abs_error.<case>, max_abs_error.<case>) as
+// well as by sync (mean_abs_error.<sync>).
+func cynthiaMeasured(_ context.Context, env *experiment.Env) (*experiment.Result, error) {
+	var p cynthiaMeasuredParams
+	if err := env.Params(&p); err != nil {
+		return nil, err
+	}
+	if len(p.Cases) > 0 {
+		return cynthiaMeasuredCases(env, p)
+	}
+	meas, err := env.Input("measured", dataset.MeasurementSchema)
+	if err != nil {
+		return nil, err
+	}
+	ph, err := env.Input("phases", dataset.PhasesSchema)
+	if err != nil {
+		return nil, err
+	}
+	b := p.Bandwidth
+	if b == 0 {
+		v := meas.Provenance.Extra["testbed.bandwidth_bps"]
+		if b, err = strconv.ParseFloat(v, 64); err != nil {
+			return nil, env.Errorf("bandwidth", "bandwidth not set and the measured dataset has no testbed.bandwidth_bps metadata (%q)", v)
+		}
+	}
+	if !(b > 0) || math.IsInf(b, 0) {
+		return nil, env.Errorf("bandwidth", "bandwidth must be a positive number of bytes/s, got %v", b)
+	}
+	cycle := 0.0
+	if env.HasInput("steps") {
+		st, err := env.Input("steps", measured.StepsSchema)
+		if err != nil {
+			return nil, err
+		}
+		if cycle, err = measured.ProfileCycle(st); err != nil {
+			return nil, env.Spec.Errorf([]string{"inputs", "steps"}, "%v", err)
+		}
+	}
+	res := experiment.NewResult()
+	bySync := newCynthiaErrors()
+	if err := cynthiaPredictRows(env, meas, ph, cycle, b, "", res, bySync, nil); err != nil {
+		return nil, err
+	}
+	bySync.record(res, true)
+	res.Note("Cynthia profile from the 1-worker run: w_iter = step compute time, g = model bytes, b_prof = 2g/cycle, c_prof = S^S/cycle (c = 1), b_ps = %.4g bytes/s", b)
+	return res, nil
+}
+
+// cynthiaMeasuredCases is cynthiaMeasured's case mode.
+func cynthiaMeasuredCases(env *experiment.Env, p cynthiaMeasuredParams) (*experiment.Result, error) {
+	if p.Bandwidth != 0 {
+		return nil, env.Errorf("bandwidth", "bandwidth is read from each case's metadata; leave it unset with [[params.case]]")
+	}
+	res := experiment.NewResult()
+	bySync, byCase := newCynthiaErrors(), newCynthiaErrors()
+	for i, c := range p.Cases {
+		if c.Input == "" || strings.ContainsAny(c.Input, " .") || byCase.count[c.Input] > 0 {
+			return nil, env.Errorf("case", "case %d: input %q must be set, unique, without spaces or dots (it names metrics)", i+1, c.Input)
+		}
+		tc, err := measured.Load(env, c.Input)
+		if err != nil {
+			return nil, err
+		}
+		cycle, err := measured.ProfileCycle(tc.Steps)
+		if err != nil {
+			return nil, env.Spec.Errorf([]string{"inputs", c.Input}, "input %q: steps.arrow: %v", c.Input, err)
+		}
+		if err := cynthiaPredictRows(env, tc.MeasTable, tc.Phases, cycle, tc.Bandwidth, c.Input, res, bySync, byCase); err != nil {
+			return nil, fmt.Errorf("%s: %w", c.Input, err)
+		}
+		res.Note("%s: b_ps = %.4g bytes/s, profiling cycle %.3f ms (steps.arrow, step 0 left out)", c.Input, tc.Bandwidth, 1e3*cycle)
+	}
+	bySync.record(res, true)
+	byCase.record(res, false)
+	res.Note("Cynthia profile from each case's 1-worker profiling run: w_iter = step compute time, g = model bytes, b_prof = 2g/cycle, c_prof = S^S/cycle (c = 1)")
+	return res, nil
+}
+
+// cynthiaPredictRows predicts every row of meas with Cynthia's model on
+// nodes of bandwidth b bytes/s, plots measurement and prediction and
+// records error metrics: error.<model>.b<batch>.<sync>.ps<k>.w<n> without a
+// case name, error.<case>.w<n> with one. |errors| go to bySync (by sync)
+// and, with a case name, to byCase.
+func cynthiaPredictRows(env *experiment.Env, meas, ph *dataset.Table, cycle, b float64, caseName string, res *experiment.Result, bySync, byCase *cynthiaErrors) error {
+	node := cynthiamodel.Instance{Name: "testbed", CPU: 1, Bandwidth: b}
+	for i := range meas.Len() {
+		model, batch, n, ps, syncName := meas.Strings("model")[i], meas.Ints("batch")[i], int(meas.Ints("workers")[i]), int(meas.Ints("ps")[i]), meas.Strings("sync")[i]
+		j, i1 := -1, -1
+		for k := range ph.Len() {
+			if ph.Strings("job")[k] == model && ph.Ints("batch")[k] == batch {
+				j = k
+			}
+		}
+		for k := range meas.Len() {
+			if meas.Strings("model")[k] == model && meas.Ints("batch")[k] == batch && meas.Ints("ps")[k] == int64(ps) &&
+				meas.Strings("sync")[k] == syncName && meas.Ints("workers")[k] == 1 {
+				i1 = k
+			}
+		}
+		if j < 0 {
+			return env.Spec.Errorf([]string{"inputs", "phases"}, "no phase profile for %s at batch %d", model, batch)
+		}
+		prof, err := ProfileFromTestbed(meas, ph, i1, j, cycle)
+		if err != nil {
+			return env.Spec.Errorf([]string{"inputs", "measured"}, "%v", err)
+		}
+		sync, err := parseSync(syncName)
+		if err != nil {
+			return err
+		}
+		bd, err := cynthiamodel.ModelCynthia.PredictHomogeneous(prof.Workload(sync, n), cynthiamodel.Homogeneous{Instance: node, Workers: n, PS: ps, CBase: 1})
+		if err != nil {
+			return fmt.Errorf("%s with %d workers: %w", model, n, err)
+		}
+		x, std := meas.Floats("throughput")[i], meas.Floats("throughput_std")[i]
+		label := fmt.Sprintf("%s b%d %s %d PS", model, batch, syncName, ps)
+		key := fmt.Sprintf("%s.b%d.%s.ps%d.w%d", model, batch, syncName, ps, n)
+		if caseName != "" {
+			label, key = caseName, fmt.Sprintf("%s.w%d", caseName, n)
+		}
+		res.PointRange(label+" measured", "measurement", dataset.Measured, float64(n), x, x-std, x+std)
+		rel := 0.0
+		if x > 0 {
+			rel = (bd.Throughput - x) / x
+		}
+		res.PointError(label+" Cynthia", "cynthia", dataset.Derived, float64(n), bd.Throughput, rel)
+		res.Metric("error."+key, rel)
+		bySync.add(syncName, math.Abs(rel))
+		if byCase != nil {
+			byCase.add(caseName, math.Abs(rel))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,289 @@
+package mechanism
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/stat"
+
+	"pslab/engine/dataset"
+	"pslab/engine/experiment"
+	"pslab/engine/trace"
+	"pslab/engine/zoo"
+)
+
+type endErrorParams struct {
+	mechTraceParams
+	// WindowCV and BandwidthCV are the coefficients of variation of the
+	// per-step WIN and link bandwidth of the synthetic trace (assumed: the
+	// paper's error sources (1) and (3), §3.2.2); the prediction uses the
+	// nominal values.
+	WindowCV    float64 `toml:"window_cv"`
+	BandwidthCV float64 `toml:"bandwidth_cv"`
+	// DNN and Cluster select the reported Table 1 rows drawn beside the
+	// result (input "reported", icpe20 table1.arrow).
+	DNN      string
+	Clusters []string
+	// Label and TraceLabel are the legend entries of the synthetic and
+	// the input trace's errors.
+	Label      string
+	TraceLabel string `toml:"trace_label"`
+}
+
+// mechTable1Schema is the columns read from icpe20's reported Table 1.
+var mechTable1Schema = &dataset.Schema{Name: "icpe20-table1", Columns: []dataset.Column{
+	{Name: "dnn", Type: dataset.String},
+	{Name: "statistic", Type: dataset.String},
+	{Name: "cluster", Type: dataset.String},
+	{Name: "error", Type: dataset.Float64, Rule: dataset.NonNegative, Unit: "%"},
+}}
+
+// table1Stats are the printed statistics of icpe20 Table 1, in order.
+var table1Stats = []struct{ printed, key string }{
+	{"Average", "average"}, {"Median", "median"}, {"95th Percentile", "p95"}, {"Maximum", "max"},
+}
+
+// downlinkEndError is icpe20 Table 1: the HTTP/2 multiplexing model of one
+// worker (§3.2.2) predicts when each downlink stream of a profiled step
+// ends, from the streams' recorded start times and sizes, WIN, the
+// bandwidth B and the overhead α·size + β (all from the trace metadata),
+// and the relative error |predicted − recorded| / recorded of the end
+// times (from step start) is summarized over all streams of all steps:
+// average, median, 95th percentile and maximum (empirical quantiles), in
+// percent.
+//
+// Two recorded traces can be evaluated, each drawn as a bar series:
+//   - the input "trace" (dataset.TraceSchema, e.g. a testbed profiling
+//     run; metrics measured.<stat>, legend TraceLabel);
+//   - with the input "profile" (or the Fig. 5 toy when there is no trace),
+//     a trace synthesized by zoo with compute jitter and per-step WIN and
+//     bandwidth drawn around their nominal values (WindowCV, BandwidthCV;
+//     metrics synthetic.<stat>, legend Label). For it the prediction is
+//     also made on the trace with exact WIN and B (metric exact.max: the
+//     predictor against zoo's profiler model).
+func downlinkEndError(_ context.Context, env *experiment.Env) (*experiment.Result, error) {
+	p := endErrorParams{Clusters: []string{"cpu"}, TraceLabel: "measured trace", Label: "synthetic trace"}
+	if err := env.Params(&p); err != nil {
+		return nil, err
+	}
+	res := experiment.NewResult()
+	if env.HasInput("trace") {
+		t, err := env.Input("trace", dataset.TraceSchema)
+		if err != nil {
+			return nil, err
+		}
+		tr, err := dataset.ToTrace(t)
+		if err != nil {
+			return nil, env.Spec.Errorf([]string{"inputs", "trace"}, "input \"trace\": %v", err)
+		}
+		if err := endErrorBars(res, "measured", p.TraceLabel, t.Provenance.Origin, tr); err != nil {
+			return nil, env.Spec.Errorf([]string{"inputs", "trace"}, "input \"trace\": %v", err)
+		}
+	}
+	if env.HasInput("profile") || !env.HasInput("trace") {
+		rng := env.Rand()
+		exact, _, err := mechTrace(env, p.mechTraceParams, rng.Uint64())
+		if err != nil {
+			return nil, err
+		}
+		errs, err := endErrors(exact)
+		if err != nil {
+			return nil, err
+		}
+		res.Metric("exact.max", slicesMax(errs)*100)
+		tr, err := varyNetwork(env, p, rng)
+		if err != nil {
+			return nil, err
+		}
+		if err := endErrorBars(res, "synthetic", p.Label, dataset.Derived, tr); err != nil {
+			return nil, err
+		}
+	}
+	if env.HasInput("reported") {
+		if err := table1Reported(env, p, res); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// endErrorBars predicts tr's downlink ends and records the Table 1
+// statistics as metrics <prefix>.<stat> (percent) and bars of one series.
+func endErrorBars(res *experiment.Result, prefix, label, origin string, tr *trace.Trace) error {
+	errs, err := endErrors(tr)
+	if err != nil {
+		return err
+	}
+	slices.Sort(errs)
+	values := map[string]float64{
+		"average": stat.Mean(errs, nil),
+		"median":  stat.Quantile(0.5, stat.Empirical, errs, nil),
+		"p95":     stat.Quantile(0.95, stat.Empirical, errs, nil),
+		"max":     errs[len(errs)-1],
+	}
+	for _, s := range table1Stats {
+		res.Metric(prefix+"."+s.key, values[s.key]*100)
+		res.Bar(label, s.printed, "http2-model", origin, values[s.key]*100)
+	}
+	res.Metric(prefix+".streams", float64(len(errs)))
+	res.Note("%s: %d downlink streams of %d steps, WIN %d bytes, B %g bytes/s, α %g s/byte, β %g s (%s)", prefix,
+		len(errs), len(tr.Steps), tr.Meta.Window, tr.Meta.Bandwidth, tr.Meta.Alpha, tr.Meta.Beta, tr.Meta.Source)
+	return nil
+}
+
+// table1Reported adds the reported Table 1 bars of p.DNN for p.Clusters.
+func table1Reported(env *experiment.Env, p endErrorParams, res *experiment.Result) error {
+	t, err := env.Input("reported", mechTable1Schema)
+	if err != nil {
+		return err
+	}
+	dnn, stats, clusters, vals := t.Strings("dnn"), t.Strings("statistic"), t.Strings("cluster"), t.Floats("error")
+	for _, c := range p.Clusters {
+		for _, s := range table1Stats {
+			found := false
+			for i := range dnn {
+				if dnn[i] == p.DNN && stats[i] == s.printed && clusters[i] == c {
+					res.Bar(fmt.Sprintf("paper Table 1, %s, %s cluster", p.DNN, c), s.printed, "paper", dataset.Reported, vals[i])
+					found = true
+				}
+			}
+			if !found {
+				return env.Errorf("dnn", "reported Table 1 has no row %s / %s / %s", p.DNN, s.printed, c)
+			}
+		}
+	}
+	return nil
+}
+
+// varyNetwork synthesizes p.ProfiledSteps steps one at a time, each with
+// its own WIN and bandwidth drawn around the nominal values (a normal
+// factor 1 + cv·N(0,1), floored at 0.1), and returns them as one trace with
+// the nominal metadata.
+func varyNetwork(env *experiment.Env, p endErrorParams, rng *rand.Rand) (*trace.Trace, error) {
+	if !(p.WindowCV >= 0) || !(p.BandwidthCV >= 0) || math.IsInf(p.WindowCV+p.BandwidthCV, 0) {
+		return nil, env.Errorf("window_cv", "window_cv %v and bandwidth_cv %v must be finite and ≥ 0", p.WindowCV, p.BandwidthCV)
+	}
+	steps := p.ProfiledSteps
+	if steps == 0 {
+		steps = zoo.DefaultSteps
+	}
+	var out *trace.Trace
+	for range steps {
+		q := p.mechTraceParams
+		q.ProfiledSteps = 1
+		q.WindowMB *= max(0.1, 1+p.WindowCV*rng.NormFloat64())
+		q.BandwidthGbps *= max(0.1, 1+p.BandwidthCV*rng.NormFloat64())
+		tr, _, err := mechTrace(env, q, rng.Uint64())
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			out = &trace.Trace{Meta: tr.Meta}
+			out.Meta.Window = int64(math.Round(p.WindowMB * 1e6))
+			out.Meta.Bandwidth = gbps(p.BandwidthGbps)
+			out.Meta.Source = fmt.Sprintf("zoo.Synthesize per step, WIN cv %g, bandwidth cv %g (assumed)", p.WindowCV, p.BandwidthCV)
+		}
+		out.Steps = append(out.Steps, tr.Steps[0])
+	}
+	return out, nil
+}
+
+// endErrors predicts the end of every downlink stream of every step of tr
+// (1 PS) and returns the relative errors against the recorded ends.
+func endErrors(tr *trace.Trace) ([]float64, error) {
+	m := tr.Meta
+	if m.Servers > 1 {
+		return nil, fmt.Errorf("the single-connection model needs 1 PS, the trace has %d", m.Servers)
+	}
+	if !(m.Bandwidth > 0) {
+		return nil, fmt.Errorf("trace bandwidth %g bytes/s: want > 0", m.Bandwidth)
+	}
+	var errs []float64
+	var release, bytes []float64
+	var idx []int
+	for si, st := range tr.Steps {
+		release, bytes, idx = release[:0], bytes[:0], idx[:0]
+		for i, op := range st.Ops {
+			if op.Resource.Kind == trace.Downlink {
+				release = append(release, float64(op.Start)/1e9)
+				bytes = append(bytes, float64(op.Bytes))
+				idx = append(idx, i)
+			}
+		}
+		for k, end := range http2Arrivals(release, bytes, float64(m.Window), m.Bandwidth) {
+			rec := float64(st.Ops[idx[k]].End) / 1e9
+			if !(rec > 0) {
+				return nil, fmt.Errorf("step %d op %q: recorded end %g s, want > 0", si, st.Ops[idx[k]].Name, rec)
+			}
+			pred := end + m.Alpha*bytes[k] + m.Beta
+			errs = append(errs, math.Abs(pred-rec)/rec)
+		}
+	}
+	if len(errs) == 0 {
+		return nil, fmt.Errorf("the trace has no downlink streams")
+	}
+	return errs, nil
+}
+
+// http2Arrivals is icpe20's HTTP/2 multiplexing model of one connection
+// at full bandwidth (bytes/s): streams enter a FIFO queue at their release
+// times (seconds, ties by index); on its first service a stream larger
+// than window (bytes; ≤ 0: flow control off) sends window bytes and goes
+// to the tail, behind streams released before that instant and ahead of
+// streams released at it; otherwise it sends everything left. It returns
+// the arrival time of each stream's last byte (seconds).
+func http2Arrivals(release, bytes []float64, window, bandwidth float64) []float64 {
+	n := len(release)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case release[a] < release[b]:
+			return -1
+		case release[a] > release[b]:
+			return 1
+		}
+		return 0
+	})
+	left := append([]float64(nil), bytes...)
+	served := make([]bool, n)
+	done := make([]float64, n)
+	var queue []int
+	now, next := 0.0, 0
+	for {
+		for next < n && release[order[next]] <= now {
+			queue = append(queue, order[next])
+			next++
+		}
+		if len(queue) == 0 {
+			if next == n {
+				return done
+			}
+			now = release[order[next]]
+			continue
+		}
+		i := queue[0]
+		queue = queue[1:]
+		chunk := left[i]
+		if window > 0 && !served[i] && chunk > window {
+			chunk = window
+		}
+		served[i] = true
+		left[i] -= chunk
+		now += chunk / bandwidth
+		for next < n && release[order[next]] < now {
+			queue = append(queue, order[next])
+			next++
+		}
+		if left[i] > 0 {
+			queue = append(queue, i)
+		} else {
+			done[i] = now
+		}
+	}
+}

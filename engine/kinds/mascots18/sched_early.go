@@ -1,0 +1,161 @@
+package mascots18
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"pslab/engine/dataset"
+	"pslab/engine/experiment"
+	"pslab/engine/sched"
+)
+
+// schedEarlyParams are the [params] of sched-early-termination: the shared
+// scheduling parameters plus the γ values, the load and the progress
+// fraction.
+type schedEarlyParams struct {
+	schedParams
+	// Gammas are the early-termination exponents γ (M-11); 0 ("without the
+	// extension") must be among them: every reduction is relative to it.
+	Gammas []float64
+	// Load is the system load λ·E[S(1)]/W of every run (not given by the
+	// paper for Fig. 14).
+	Load float64
+	// Progress is the job fraction whose mean reaching time is compared
+	// (§VI-B: 40%).
+	Progress float64
+	// CDFPoints is the number of quantiles drawn per CDF.
+	CDFPoints int `toml:"cdf_points"`
+}
+
+// schedEarly simulates malleable HELL with the early-termination service
+// times S_i^t(w)·(J_i/J_i^t)^γ (mascots18 §VI, Fig. 14) for every γ, on the
+// same arrivals (common random numbers), each run exactly MaxJobs arrivals
+// long (the stopping rule is held off so every γ is measured on the same
+// jobs). It plots the response-time CDF per γ (x in hours) and records, per
+// γ: mean_h.<γ> (mean response time), ci_rel.<γ>, mean_progress_h.<γ> (mean
+// time to the progress fraction), progress_reduction.<γ> = 1 −
+// progress(γ)/progress(0) and response_increase.<γ> = mean(γ)/mean(0) − 1.
+func schedEarly(ctx context.Context, env *experiment.Env) (*experiment.Result, error) {
+	p := schedEarlyParams{schedParams: defaultSchedParams(), Load: 0.6, Progress: 0.4, CDFPoints: 200}
+	if err := env.Params(&p); err != nil {
+		return nil, err
+	}
+	if err := p.validate(env); err != nil {
+		return nil, err
+	}
+	switch {
+	case !slices.Contains(p.Gammas, 0):
+		return nil, env.Errorf("gammas", "gammas %v must include 0 (without the extension)", p.Gammas)
+	case !(p.Load > 0) || math.IsInf(p.Load, 0):
+		return nil, env.Errorf("load", "load %v, need finite > 0", p.Load)
+	case !(p.Progress > 0 && p.Progress <= 1):
+		return nil, env.Errorf("progress", "progress %v, need 0 < progress ≤ 1", p.Progress)
+	case p.CDFPoints < 2:
+		return nil, env.Errorf("cdf_points", "cdf_points %d, need ≥ 2", p.CDFPoints)
+	}
+	for _, g := range p.Gammas {
+		if !(g >= 0) || math.IsInf(g, 0) {
+			return nil, env.Errorf("gammas", "γ %v, need finite ≥ 0", g)
+		}
+	}
+	wl, err := loadSchedWorkload(env, "jobs", p.schedParams)
+	if err != nil {
+		return nil, err
+	}
+	seed := env.Rand().Uint64() | 1
+	runs := make([]schedRun, len(p.Gammas))
+	for i, g := range p.Gammas {
+		runs[i] = schedRun{seed: seed, cfg: sched.Config{Nodes: p.Nodes, Workload: wl, Policy: sched.HELL{Gamma: g}, Load: p.Load,
+			MaxJobs: p.MaxJobs, MinJobs: p.MaxJobs + 1, Precision: p.Precision, MaxInSystem: p.MaxInSystem, Progress: []float64{p.Progress}}}
+	}
+	results, err := schedRunAll(ctx, runs, true)
+	if err != nil {
+		return nil, err
+	}
+	res := experiment.NewResult()
+	schedWorkloadMetrics(res, wl, p.Nodes)
+	base := results[slices.Index(p.Gammas, 0)]
+	for i, g := range p.Gammas {
+		r := results[i]
+		key := schedKey(g)
+		res.Metric("unstable."+key, schedOne(r.Unstable))
+		if r.Unstable || base.Unstable {
+			res.Note("γ = %g: unstable (%s)", g, r.Reason)
+			continue
+		}
+		label := fmt.Sprintf("γ = %g", g)
+		for _, q := range schedCDF(r.ResponseTimes, p.CDFPoints) {
+			res.Point(label, "hell", dataset.Derived, q[0]/3600, q[1])
+		}
+		mp := r.MeanProgressTime[0]
+		res.Metric("progress_ci_rel."+key, schedCIHalfWidth(schedProgressTimes(r), sched.DefaultBatches)/mp)
+		res.Metric("mean_h."+key, r.MeanResponse/3600)
+		res.Metric("ci_rel."+key, r.HalfWidth/r.MeanResponse)
+		res.Metric("jobs."+key, float64(len(r.ResponseTimes)))
+		res.Metric("mean_progress_h."+key, mp/3600)
+		res.Metric("progress_reduction."+key, 1-mp/base.MeanProgressTime[0])
+		res.Metric("response_increase."+key, r.MeanResponse/base.MeanResponse-1)
+		res.Note("γ = %-5g T = %7.2f h ± %4.1f%%, time to %g%% progress %6.2f h (%+.1f%% vs γ = 0), %d jobs",
+			g, r.MeanResponse/3600, 100*r.HalfWidth/r.MeanResponse, 100*p.Progress, mp/3600, -100*(1-mp/base.MeanProgressTime[0]), len(r.ResponseTimes))
+	}
+	return res, nil
+}
+
+// schedProgressTimes returns, for the completed jobs after warm-up in
+// departure order (the jobs of r.ResponseTimes), the time from arrival to
+// the first progress fraction, in seconds.
+func schedProgressTimes(r sched.Result) []float64 {
+	var done []sched.Job
+	for _, j := range r.Jobs {
+		if j.Done {
+			done = append(done, j)
+		}
+	}
+	slices.SortStableFunc(done, func(a, b sched.Job) int { return cmp.Compare(a.End, b.End) })
+	out := make([]float64, 0, len(done))
+	for _, j := range done[min(r.Warmup, len(done)):] {
+		out = append(out, j.Progress[0]-j.Arrival)
+	}
+	return out
+}
+
+// schedCIHalfWidth is the half-width of the 95% Student-t confidence
+// interval of the mean of xs by batch means over b consecutive batches (the
+// oldest len(xs) mod b values dropped), as sched's stopping rule; 0 with
+// fewer values than batches.
+func schedCIHalfWidth(xs []float64, b int) float64 {
+	m := len(xs) / b
+	if b < 2 || m < 1 {
+		return 0
+	}
+	xs = xs[len(xs)-m*b:]
+	bm := make([]float64, b)
+	for k := range bm {
+		bm[k] = stat.Mean(xs[k*m:(k+1)*m], nil)
+	}
+	sd := stat.StdDev(bm, nil)
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(b - 1)}.Quantile(0.975) * sd / math.Sqrt(float64(b))
+}
+
+// schedCDF returns n points (x, F) of the empirical CDF of xs: the
+// k/n-quantiles (lower empirical quantile) for k = 1..n.
+func schedCDF(xs []float64, n int) [][2]float64 {
+	if len(xs) == 0 {
+		return nil
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	out := make([][2]float64, n)
+	for k := 1; k <= n; k++ {
+		f := float64(k) / float64(n)
+		i := int(math.Ceil(f*float64(len(s)))) - 1
+		out[k-1] = [2]float64{s[max(i, 0)], f}
+	}
+	return out
+}

@@ -1,0 +1,236 @@
+package zhang
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"pslab/engine/dataset"
+	"pslab/engine/experiment"
+	"pslab/engine/measured"
+	"pslab/engine/syncps"
+)
+
+// zhangTestbedDataset is one [[params.dataset]]: a measured BSP testbed
+// configuration directory (an input) and the DNN label it is drawn under.
+type zhangTestbedDataset struct {
+	Input string
+	DNN   string `toml:"dnn"`
+}
+
+type zhangTestbedParams struct {
+	Datasets []zhangTestbedDataset `toml:"dataset"`
+	// Profiles maps a DNN name of the testbed metadata to the input
+	// holding the per-layer profile the testbed emulated.
+	Profiles map[string]string
+	// Constants are zhang's unprinted constants (CATALOGUE Z-10).
+	Constants Constants
+	// Ratio names two DNN labels, [numerator, denominator], whose
+	// iteration-time ratio is recorded at every measured bandwidth,
+	// predicted and measured.
+	Ratio []string
+}
+
+// zhangTestbedPoint is one predicted and measured BSP configuration.
+type zhangTestbedPoint struct {
+	dnn            string
+	mbit           float64 // link bandwidth, Mbit/s
+	pred, measured float64 // iteration time, s
+}
+
+// zhangTestbedIterationTime predicts the iteration time of every measured
+// BSP testbed configuration (params.dataset) with zhang's model configured
+// as the testbed ran: its W and PS count, its bandwidth (throughput.arrow
+// metadata), the emulated PipeDream profile mapped as the testbed maps it
+// (measured.SyncPSLayers: bytes × bytes_scale, compute × batch/profile batch ÷
+// device_speed; checked against the bytes the testbed sent) and the
+// constants of params.constants. The measured iteration time is
+// W·batch/throughput, the throughput being the mean over repetitions of
+// the time-averaged throughput over the last steps (engine/testbed).
+// The optional sweep (link bandwidth in Mbit/s) draws each DNN's curve with
+// the layers of its configurations, which must then agree.
+//
+// Metrics: iter_s.<dnn>.mbit<B> (predicted), measured_iter_s.<dnn>.mbit<B>,
+// error.<dnn>.mbit<B> (signed (pred − measured)/measured), mean_error and
+// max_error (of |error|), and with params.ratio ratio.<a>_<b>.<predicted|
+// measured>.mbit<B> and ratio_change.<a>_<b>.<predicted|measured> (ratio at
+// the lowest over the ratio at the highest measured bandwidth).
+func zhangTestbedIterationTime(_ context.Context, env *experiment.Env) (*experiment.Result, error) {
+	p := zhangTestbedParams{Constants: UnsetConstants()}
+	if err := env.Params(&p); err != nil {
+		return nil, err
+	}
+	if len(p.Datasets) == 0 {
+		return nil, env.Errorf("dataset", "no [[params.dataset]]")
+	}
+	sweep := env.Spec.Sweep.Points()
+	if len(sweep) > 0 {
+		if err := env.PositiveList("sweep", sweep); err != nil {
+			return nil, err
+		}
+	}
+	base, err := p.Constants.Config(env)
+	if err != nil {
+		return nil, err
+	}
+	res := experiment.NewResult()
+	curveOf := map[string]zhangTestbedCurve{}
+	var dnns []string
+	var pts []zhangTestbedPoint
+	for i, d := range p.Datasets {
+		if d.Input == "" || d.DNN == "" {
+			return nil, env.Errorf("dataset", "dataset %d: input and dnn must be set", i+1)
+		}
+		c, err := measured.Load(env, d.Input)
+		if err != nil {
+			return nil, err
+		}
+		if c.Sync != "bsp" {
+			return nil, env.Errorf("dataset", "dataset %q: sync %q, zhang models BSP only", d.Input, c.Sync)
+		}
+		input, ok := p.Profiles[c.Model]
+		if !ok {
+			return nil, env.Errorf("profiles", "no per-layer profile input for DNN %q (dataset %s)", c.Model, d.Input)
+		}
+		pr, err := measured.Profile(env, input)
+		if err != nil {
+			return nil, err
+		}
+		layers, err := measured.SyncPSLayers(pr, c.Batch, c.BytesScale, c.DeviceSpeed)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", d.Input, err)
+		}
+		if err := measured.CheckBytes(c, layers); err != nil {
+			return nil, fmt.Errorf("%s: %w", d.Input, err)
+		}
+		cur := zhangTestbedCurve{layers: layers, workers: c.Meas[0].Workers, servers: c.Servers}
+		if prev, ok := curveOf[d.DNN]; !ok {
+			dnns = append(dnns, d.DNN)
+			curveOf[d.DNN] = cur
+		} else if len(sweep) > 0 && (!slices.Equal(prev.layers, layers) || prev.workers != cur.workers || prev.servers != cur.servers || len(c.Meas) != 1) {
+			return nil, env.Errorf("dataset", "dataset %q: DNN %q has configurations with different layers, workers or PS, so one sweep curve cannot draw them", d.Input, d.DNN)
+		}
+		cfg := base
+		cfg.Layers, cfg.Servers, cfg.Bandwidth = layers, c.Servers, c.Bandwidth
+		mbit := c.Bandwidth * 8 / 1e6
+		for _, m := range c.Meas {
+			cfg.Workers = m.Workers
+			pt, err := syncps.Predict(cfg)
+			if err != nil {
+				return nil, fmt.Errorf("%s: zhang with %d workers: %w", d.Input, m.Workers, err)
+			}
+			measured := float64(m.Workers*c.Batch) / m.Throughput
+			rel := (pt.IterationTime - measured) / measured
+			pts = append(pts, zhangTestbedPoint{dnn: d.DNN, mbit: mbit, pred: pt.IterationTime, measured: measured})
+			key := fmt.Sprintf("%s.mbit%g", experiment.MetricKey(d.DNN), mbit)
+			if m.Workers != 3 || c.Servers != 1 {
+				key = fmt.Sprintf("%s.w%d.ps%d", key, m.Workers, c.Servers)
+			}
+			lo := float64(m.Workers*c.Batch) / (m.Throughput + m.Std)
+			hi := measured
+			if m.Throughput > m.Std {
+				hi = float64(m.Workers*c.Batch) / (m.Throughput - m.Std)
+			}
+			res.PointRange(d.DNN+" measured", "measurement", dataset.Measured, mbit, measured, lo, hi)
+			if len(sweep) == 0 {
+				res.PointError(d.DNN+" zhang", "zhang", dataset.Derived, mbit, pt.IterationTime, rel)
+			}
+			res.Metric("iter_s."+key, pt.IterationTime)
+			res.Metric("measured_iter_s."+key, measured)
+			res.Metric("error."+key, rel)
+			res.Note("%s (%s, W = %d, %d PS, %g Mbit/s, batch %d, %.3f MB sent, %.2f ms compute): zhang %.2f ms = compute %.2f + exposed FC/BC %.2f + aggregation %.2f + stragglers %.2f; measured %.2f ms; error %+.1f%%",
+				d.Input, d.DNN, m.Workers, c.Servers, mbit, c.Batch, float64(Model{Layers: layers}.ParamBytes())/1e6, 1e3*Model{Layers: layers}.ComputeSeconds(),
+				1e3*pt.IterationTime, 1e3*pt.Compute, 1e3*pt.ExposedComm, 1e3*pt.Aggregation, 1e3*pt.Straggler, 1e3*measured, 100*rel)
+		}
+	}
+	if len(sweep) > 0 {
+		if err := zhangTestbedCurves(base, sweep, dnns, curveOf, res); err != nil {
+			return nil, err
+		}
+	}
+	var sum, worst float64
+	for _, q := range pts {
+		e := math.Abs(q.pred-q.measured) / q.measured
+		sum, worst = sum+e, math.Max(worst, e)
+	}
+	res.Metric("mean_error", sum/float64(len(pts)))
+	res.Metric("max_error", worst)
+	res.Note("measured: %d BSP points, mean |relative error| of the iteration time %.1f%%, max %.1f%%", len(pts), 100*sum/float64(len(pts)), 100*worst)
+	if len(p.Ratio) == 0 {
+		return res, nil
+	}
+	return res, zhangTestbedRatios(env, p, pts, res)
+}
+
+// zhangTestbedCurve is what draws one DNN's predicted curve: the testbed's
+// layers and cluster.
+type zhangTestbedCurve struct {
+	layers           []syncps.Layer
+	workers, servers int
+}
+
+// zhangTestbedCurves draws each DNN's predicted iteration time at the sweep
+// bandwidths (Mbit/s) joined with its measured bandwidths.
+func zhangTestbedCurves(base syncps.Config, sweep []float64, dnns []string, curveOf map[string]zhangTestbedCurve, res *experiment.Result) error {
+	for _, name := range dnns {
+		cv := curveOf[name]
+		cfg := base
+		cfg.Layers, cfg.Workers, cfg.Servers = cv.layers, cv.workers, cv.servers
+		for _, mbit := range sweep {
+			cfg.Bandwidth = mbit * 1e6 / 8
+			pt, err := syncps.Predict(cfg)
+			if err != nil {
+				return fmt.Errorf("%s at %g Mbit/s: %w", name, mbit, err)
+			}
+			res.Point(name+" zhang", "zhang", dataset.Derived, mbit, pt.IterationTime)
+		}
+	}
+	return nil
+}
+
+// zhangTestbedRatios records the iteration-time ratio of the two DNNs of
+// params.ratio, predicted and measured, at every bandwidth both were
+// measured at, and its change from the lowest to the highest bandwidth.
+func zhangTestbedRatios(env *experiment.Env, p zhangTestbedParams, pts []zhangTestbedPoint, res *experiment.Result) error {
+	if len(p.Ratio) != 2 {
+		return env.Errorf("ratio", "ratio names two DNN labels [numerator, denominator], got %d", len(p.Ratio))
+	}
+	find := func(dnn string, mbit float64) (zhangTestbedPoint, bool) {
+		i := slices.IndexFunc(pts, func(q zhangTestbedPoint) bool { return q.dnn == dnn && q.mbit == mbit })
+		if i < 0 {
+			return zhangTestbedPoint{}, false
+		}
+		return pts[i], true
+	}
+	var bws []float64
+	for _, q := range pts {
+		if q.dnn == p.Ratio[0] {
+			if _, ok := find(p.Ratio[1], q.mbit); ok {
+				bws = append(bws, q.mbit)
+			}
+		}
+	}
+	slices.Sort(bws)
+	bws = slices.Compact(bws)
+	if len(bws) < 2 {
+		return env.Errorf("ratio", "ratio %v: the two DNNs share %d measured bandwidths, need ≥ 2", p.Ratio, len(bws))
+	}
+	key := experiment.MetricKey(p.Ratio[0]) + "_" + experiment.MetricKey(p.Ratio[1])
+	var first, last [2]float64
+	for i, bw := range bws {
+		a, _ := find(p.Ratio[0], bw)
+		b, _ := find(p.Ratio[1], bw)
+		r := [2]float64{a.pred / b.pred, a.measured / b.measured}
+		res.Metric(fmt.Sprintf("ratio.%s.predicted.mbit%g", key, bw), r[0])
+		res.Metric(fmt.Sprintf("ratio.%s.measured.mbit%g", key, bw), r[1])
+		res.Note("%s / %s iteration time at %g Mbit/s: predicted %.3f, measured %.3f", p.Ratio[0], p.Ratio[1], bw, r[0], r[1])
+		if i == 0 {
+			first = r
+		}
+		last = r
+	}
+	res.Metric("ratio_change."+key+".predicted", first[0]/last[0])
+	res.Metric("ratio_change."+key+".measured", first[1]/last[1])
+	return nil
+}
