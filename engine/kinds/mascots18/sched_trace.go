@@ -12,6 +12,8 @@ import (
 	"pslab/engine/experiment"
 	"pslab/engine/importer"
 	"pslab/engine/sched"
+
+	"gonum.org/v1/gonum/stat"
 )
 
 // schedTraceParams are the [params] of sched-trace: the shared scheduling
@@ -197,12 +199,13 @@ func schedTrace(ctx context.Context, env *experiment.Env) (*experiment.Result, e
 	return res, nil
 }
 
-// schedQuantile is the lower empirical q-quantile of xs (0 when empty).
+// schedQuantile is the lower empirical q-quantile of xs (0 when empty):
+// the smallest value with at least a fraction q of xs at or below it.
 func schedQuantile(xs []float64, q float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
 	s := slices.Clone(xs)
 	slices.Sort(s)
-	return s[max(int(math.Ceil(q*float64(len(s))))-1, 0)]
+	return stat.Quantile(q, stat.Empirical, s, nil)
 }
