@@ -59,7 +59,7 @@ func TestSamplerUsageOnFixture(t *testing.T) {
 	require.InDelta(t, (2e-3+50e-6+1e-3)*0.9/0.01, a.Unscaled, 1e-12)
 	a.judge()
 	require.True(t, a.HostLimited(), "a 27% unscaled share is over the budget")
-	require.Contains(t, a.Cause, "unscaled share 27.4%")
+	require.Contains(t, a.Cause, "unscaled share 27.5%")
 	require.NotContains(t, a.Cause, "run-queue", "1% run-queue wait is within 2%")
 	a.RunQueue = 0.03
 	a.judge()
