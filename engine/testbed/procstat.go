@@ -163,6 +163,7 @@ type sampledProc struct {
 
 func newSampler(procfs string, interval time.Duration) *sampler {
 	s := &sampler{procfs: procfs, interval: interval, stop: make(chan struct{}), done: make(chan struct{})}
+	s.sampleHost()
 	go s.loop()
 	return s
 }
@@ -208,7 +209,6 @@ func (s *sampler) loop() {
 	defer close(s.done)
 	t := time.NewTicker(s.interval)
 	defer t.Stop()
-	s.sampleHost()
 	for {
 		select {
 		case <-s.stop:
