@@ -85,7 +85,7 @@ func (l Launcher) measure(ctx context.Context, net network, root string, c Confi
 	}
 	a.Messages, a.RTT, a.Burst = MessagesPerStep(plan), minRTT(res[0]), BurstTime(o.Network, c.Bandwidth())
 	a.MessageCost = fitMessageCost(StepTimes{Start: res[0].Start, End: res[0].End}, a.RTT, a.Messages)
-	a.addUsage(u, "probe")
+	_ = u // the probe is calibration, CPU-bound by design: not judged
 	t0 := time.Now()
 	res, u, err = l.runOnce(ctx, net, runSpec{job: c.Job(root, 1), steps: c.ProfileSteps, trace: true, failAt: -1, timeout: timeout(c.ProfileSteps, 1)})
 	if err != nil {
