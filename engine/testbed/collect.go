@@ -36,6 +36,8 @@ func Main(ctx context.Context, args []string, self Launcher, stdout, stderr io.W
 		return reduceMain(args[1:], stdout, stderr)
 	case "verify":
 		return verifyMain(args[1:], stdout, stderr)
+	case "repeat":
+		return repeatMain(ctx, args[1:], self, stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -48,6 +50,8 @@ const usage = `usage:
   pslab testbed run [-config datasets/testbed/configs.toml] [-only name,...] [-network auto|netns|loopback] [-steps-scale f] [-dry] [-strict] [-force]
         measure configurations and write datasets/testbed/<name>/*.arrow and timeline.json;
         skips configurations whose committed dataset has the same configuration hash
+  pslab testbed repeat [-only a,b,c] [-n 3] [-workers 1,4]
+        measure configurations n times, the last with a CPU hog; print the spread (writes nothing)
   pslab testbed verify [dir]
         print the artifact accounting of every committed configuration; fail if any breaks the budget
   pslab testbed ps -listen host:port -index i [job flags]
