@@ -40,3 +40,17 @@ update-golden:
 .PHONY: testbed
 testbed:
 	$(PSLAB) testbed run $(if $(ONLY),-only $(ONLY))
+
+# Repeatability of the testbed (not part of `make test`, about 10 min):
+# three configurations three times each at W = 1 and 4, the third run with a
+# CPU hog on one core; prints the spread (target ≤ 5%, or the loaded run is
+# flagged host_limited).
+.PHONY: testbed-repeat
+testbed-repeat:
+	$(PSLAB) testbed repeat -only resnet18-ordered-tic,alexnet-b512-mux,resnet50-mux -n 3 -workers 1,4
+
+# Artifact accounting of every committed testbed dataset; fails if any breaks
+# the budget.
+.PHONY: testbed-verify
+testbed-verify:
+	$(PSLAB) testbed verify datasets/testbed

@@ -2,22 +2,22 @@ package testbed
 
 import (
 	"net"
-	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // Bucket is a token bucket: a rate limiter of Rate bytes/s with a depth of
-// Burst bytes. Take reserves tokens and sleeps until the reservation is
-// covered, so concurrent takers are served in reservation order and the
-// long-run rate never exceeds Rate. It is the loopback fallback's NIC: one
-// bucket per host and direction, shared by all the host's connections.
+// Burst bytes (golang.org/x/time/rate, one token per byte). Take reserves
+// tokens and sleeps until the reservation is covered, so concurrent takers
+// are served in reservation order and the long-run rate never exceeds
+// Rate. It is the loopback fallback's NIC: one bucket per host and
+// direction, shared by all the host's connections.
 type Bucket struct {
-	rate, burst float64 // bytes/s, bytes
-	mu          sync.Mutex
-	tokens      float64
-	last        time.Time
-	now         func() time.Time
-	sleep       func(time.Duration)
+	lim   *rate.Limiter
+	burst int
+	now   func() time.Time
+	sleep func(time.Duration)
 }
 
 // NewBucket returns a full bucket of rate bytes/s and burst bytes. It
@@ -26,28 +26,25 @@ func NewBucket(rate, burst float64) *Bucket {
 	return newBucketClock(rate, burst, time.Now, time.Sleep)
 }
 
-func newBucketClock(rate, burst float64, now func() time.Time, sleep func(time.Duration)) *Bucket {
-	if !(rate > 0) || !(burst > 0) {
+func newBucketClock(r, burst float64, now func() time.Time, sleep func(time.Duration)) *Bucket {
+	if !(r > 0) || !(burst >= 1) {
 		panic("testbed: NewBucket needs a positive rate and burst")
 	}
-	return &Bucket{rate: rate, burst: burst, tokens: burst, last: now(), now: now, sleep: sleep}
+	lim := rate.NewLimiter(rate.Limit(r), int(burst))
+	lim.SetBurstAt(now(), int(burst)) // full at the clock's start
+	return &Bucket{lim: lim, burst: int(burst), now: now, sleep: sleep}
 }
 
-// Take blocks until n bytes may pass. n larger than the burst is allowed
-// (the bucket goes into debt) but callers should chunk to at most Burst.
+// Take blocks until n bytes may pass. n larger than the burst is reserved
+// one burst at a time (callers should chunk to at most Burst).
 func (b *Bucket) Take(n int) {
-	b.mu.Lock()
-	t := b.now()
-	b.tokens = min(b.burst, b.tokens+t.Sub(b.last).Seconds()*b.rate)
-	b.last = t
-	b.tokens -= float64(n)
-	wait := time.Duration(0)
-	if b.tokens < 0 {
-		wait = time.Duration(-b.tokens / b.rate * 1e9)
-	}
-	b.mu.Unlock()
-	if wait > 0 {
-		b.sleep(wait)
+	for n > 0 {
+		k := min(n, b.burst)
+		t := b.now()
+		if d := b.lim.ReserveN(t, k).DelayFrom(t); d > 0 {
+			b.sleep(d)
+		}
+		n -= k
 	}
 }
 

@@ -34,6 +34,10 @@ func Main(ctx context.Context, args []string, self Launcher, stdout, stderr io.W
 		return workerMain(ctx, args[1:], stdout, stderr)
 	case "reduce":
 		return reduceMain(args[1:], stdout, stderr)
+	case "verify":
+		return verifyMain(args[1:], stdout, stderr)
+	case "repeat":
+		return repeatMain(ctx, args[1:], self, stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -43,8 +47,13 @@ func Main(ctx context.Context, args []string, self Launcher, stdout, stderr io.W
 }
 
 const usage = `usage:
-  pslab testbed run [-config datasets/testbed/configs.toml] [-only name,...] [-network auto|netns|loopback] [-steps-scale f] [-dry]
-        measure configurations and write datasets/testbed/<name>/*.arrow and timeline.json
+  pslab testbed run [-config datasets/testbed/configs.toml] [-only name,...] [-network auto|netns|loopback] [-steps-scale f] [-dry] [-strict] [-force]
+        measure configurations and write datasets/testbed/<name>/*.arrow and timeline.json;
+        skips configurations whose committed dataset has the same configuration hash
+  pslab testbed repeat [-only a,b,c] [-n 3] [-workers 1,4]
+        measure configurations n times, the last with a CPU hog; print the spread (writes nothing)
+  pslab testbed verify [dir]
+        print the artifact accounting of every committed configuration; fail if any breaks the budget
   pslab testbed ps -listen host:port -index i [job flags]
         serve one parameter server until every worker is done
   pslab testbed worker -id w -ps host:port[,host:port] -steps n [-trace [-timeline f.json]] [job flags]
@@ -65,7 +74,9 @@ func collectMain(ctx context.Context, args []string, self Launcher, stdout, stde
 	scale := fs.Float64("steps-scale", 1, "multiply steps, average and profile_steps by this factor (quick runs)")
 	reps := fs.Int("reps", 0, "override repetitions (0: from the file)")
 	workers := fs.String("workers", "", "override the W list, e.g. 1,3 (default: from the file)")
-	dry := fs.Bool("dry", false, "print the configurations and time estimates, run nothing")
+	dry := fs.Bool("dry", false, "print each configuration's predicted unscaled share, CI step count and time, run nothing; refuse step counts that cannot reach the CI")
+	strict := fs.Bool("strict", false, "refuse configurations predicted over budget before running, and write no host_limited dataset")
+	force := fs.Bool("force", false, "measure even configurations whose committed dataset has the same configuration hash")
 	nice := fs.Int("nice", defaultNice(), "scheduling priority of the PS and worker processes (negative needs root)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -99,8 +110,38 @@ func collectMain(ctx context.Context, args []string, self Launcher, stdout, stde
 			}
 		}
 	}
-	if *dry {
-		return printEstimates(cfgs, *root, stdout)
+	cal, haveCal, err := LoadCalibration(path)
+	if err != nil {
+		return err
+	}
+	if (*dry || *strict) && !haveCal {
+		return fmt.Errorf("testbed run: %s has no [calibration] table, needed by -dry and -strict", path)
+	}
+	if *dry || *strict {
+		if err := checkBudget(cfgs, cal, *root, predictionMode(*mode), *strict, stdout); err != nil || *dry {
+			return err
+		}
+	}
+	dirOf := func(c Config) string {
+		dir := filepath.Join(*out, c.Name)
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(*root, dir)
+		}
+		return dir
+	}
+	if !*force {
+		var todo []Config
+		for _, c := range cfgs {
+			if ok, why := upToDate(dirOf(c), c); ok {
+				fmt.Fprintf(stdout, "skip %s: %s (-force measures it again)\n", c.Name, why)
+			} else {
+				todo = append(todo, c)
+			}
+		}
+		if cfgs = todo; len(cfgs) == 0 {
+			fmt.Fprintln(stdout, "nothing to measure")
+			return nil
+		}
 	}
 	hosts := 0
 	for _, c := range cfgs {
@@ -120,21 +161,28 @@ func collectMain(ctx context.Context, args []string, self Launcher, stdout, stde
 	mem := memory.NewGoAllocator()
 	begin := time.Now()
 	self.Nice = *nice
+	var limited []string
 	for _, c := range cfgs {
 		o, err := self.measure(ctx, net, *root, c, stderr)
 		if err != nil {
 			return err
 		}
-		dir := filepath.Join(*out, c.Name)
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(*root, dir)
+		if o.Acct.HostLimited() {
+			limited = append(limited, c.Name)
+			if *strict {
+				return fmt.Errorf("testbed run -strict: %s (%s) is host_limited, not written: %s", c.Name, c.Source, o.Acct.Cause)
+			}
 		}
+		dir := dirOf(c)
 		if err := o.Write(dir, host, mem); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%-28s %8.1f s  %s\n", c.Name, o.Elapsed.Seconds(), dir)
+		fmt.Fprintf(stdout, "%-28s %8.1f s  %s\n    %s\n", c.Name, o.Elapsed.Seconds(), dir, o.Acct.Summary())
 	}
 	fmt.Fprintf(stdout, "%d configurations in %.1f s on %s\n", len(cfgs), time.Since(begin).Seconds(), net.Mode())
+	if len(limited) > 0 {
+		fmt.Fprintf(stdout, "WARNING: host_limited (written, flagged; not to judge a model): %s\n", strings.Join(limited, ", "))
+	}
 	return nil
 }
 
@@ -233,35 +281,4 @@ func cpuModel() string {
 		}
 	}
 	return "unknown"
-}
-
-// printEstimates prints, per configuration, the scaled model and a rough
-// time estimate: T1 = compute + 2·bytes/B per step, a run of W workers
-// takes steps·max(T1, W·bytes/B) (the PS NIC saturates), plus 1 s of
-// process start per run.
-func printEstimates(cfgs []Config, root string, w io.Writer) error {
-	total := 0.0
-	fmt.Fprintf(w, "%-28s %8s %10s %9s %9s %9s %9s\n", "config", "tensors", "bytes", "compute", "comm", "T1", "est")
-	for _, c := range cfgs {
-		j := c.Job(root, 1)
-		p, err := j.LoadPlan()
-		if err != nil {
-			return fmt.Errorf("%s: %w", c.Name, err)
-		}
-		comm := float64(p.ModelBytes()) / c.Bandwidth()
-		t1 := p.StepCompute().Seconds() + 2*comm
-		est := float64(c.ProfileSteps)*t1 + 1
-		for _, n := range c.Workers {
-			step := max(t1, float64(n)*comm) // ASP: the PS NIC saturates
-			if c.Sync == BSP {
-				step = p.StepCompute().Seconds() + 2*float64(n)*comm // all download, compute, all upload
-			}
-			est += float64(c.Repetitions) * (float64(c.Steps)*step + 1)
-		}
-		total += est
-		fmt.Fprintf(w, "%-28s %8d %10d %8.1fms %8.1fms %8.1fms %8.0fs\n", c.Name, p.NT(), p.ModelBytes(),
-			1e3*p.StepCompute().Seconds(), 1e3*comm, 1e3*t1, est)
-	}
-	fmt.Fprintf(w, "estimated total %.0f s (%.1f min)\n", total, total/60)
-	return nil
 }

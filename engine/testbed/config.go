@@ -45,6 +45,9 @@ type Config struct {
 	// ProfileSteps of the 1-worker profiling run; PhaseSkip first steps
 	// are left out of the phase averages (warm-up).
 	ProfileSteps, PhaseSkip int
+	// Source is "file:line" of the configuration's [[config]] header
+	// (empty for configurations not read from a file); not hashed.
+	Source string `json:"-"`
 }
 
 // Bandwidth returns B in bytes/s.
@@ -92,8 +95,34 @@ type configFields struct {
 }
 
 type configFile struct {
-	Defaults configFields   `toml:"defaults"`
-	Config   []configFields `toml:"config"`
+	Defaults    configFields      `toml:"defaults"`
+	Config      []configFields    `toml:"config"`
+	Calibration calibrationFields `toml:"calibration"`
+}
+
+// calibrationFields is the [calibration] table (Calibration).
+type calibrationFields struct {
+	MessageCostMuxUS     float64 `toml:"message_cost_us_multiplexed"`
+	MessageCostOrderedUS float64 `toml:"message_cost_us_ordered"`
+	RTTUS                float64 `toml:"rtt_us"`
+	StepCV               float64 `toml:"step_cv"`
+	Measured             string  `toml:"measured"`
+}
+
+// LoadCalibration reads the [calibration] table of a collection file; ok
+// is false if the file has none.
+func LoadCalibration(path string) (cal Calibration, ok bool, err error) {
+	var f configFile
+	if _, err := tomlfile.Decode(path, &f); err != nil {
+		return cal, false, err
+	}
+	k := f.Calibration
+	if k.MessageCostMuxUS == 0 && k.MessageCostOrderedUS == 0 {
+		return cal, false, nil
+	}
+	cal = Calibration{MessageCost: map[string]float64{Multiplexed: k.MessageCostMuxUS * 1e-6, Ordered: k.MessageCostOrderedUS * 1e-6},
+		RTT: k.RTTUS * 1e-6, StepCV: k.StepCV}
+	return cal, true, nil
 }
 
 // LoadConfigs decodes the collection file strictly (unknown keys and
@@ -137,6 +166,7 @@ func LoadConfigs(path string) ([]Config, error) {
 			return nil, fmt.Errorf("%s:%d: config name %q repeats config %d", path, line, c.Name, first)
 		}
 		seen[c.Name] = i + 1
+		c.Source = fmt.Sprintf("%s:%d", path, line)
 		out[i] = c
 	}
 	return out, nil

@@ -117,15 +117,23 @@ func (l Launcher) start(name string, argv []string, stdout io.WriteCloser, index
 	return c, nil
 }
 
+// sampleInterval is how often the coordinator reads the CPU accounting
+// of a run's processes (sampler).
+const sampleInterval = 200 * time.Millisecond
+
 // runOnce starts the parameter servers and workers of spec on net and
-// returns the workers' results. If any process fails, or ctx ends, or the
-// run exceeds spec.timeout, every process is killed and the error names
-// the process and the end of its stderr.
-func (l Launcher) runOnce(ctx context.Context, net network, spec runSpec) ([]*WorkerResult, error) {
+// returns the workers' results and the run's CPU accounting (RunUsage,
+// from /proc). If any process fails, or ctx ends, or the run exceeds
+// spec.timeout, every process is killed and the error names the process
+// and the end of its stderr.
+func (l Launcher) runOnce(ctx context.Context, net network, spec runSpec) ([]*WorkerResult, RunUsage, error) {
 	job := spec.job
 	var children []*child
 	exits := make(chan int, job.Servers+job.Workers)
+	smp := newSampler("/proc", sampleInterval)
+	var usage RunUsage // zero until the run succeeded
 	defer func() {
+		smp.Usage() // stops the sampler
 		for _, c := range children {
 			if c.running() {
 				c.cmd.Process.Kill()
@@ -146,8 +154,9 @@ func (l Launcher) runOnce(ctx context.Context, net network, spec runSpec) ([]*Wo
 		pr, pw := io.Pipe()
 		c, err := l.start(fmt.Sprintf("ps %d", i), net.Command(i, argv), pw, len(children), exits)
 		if err != nil {
-			return nil, err
+			return nil, usage, err
 		}
+		smp.add(c.name, c.cmd.Process.Pid)
 		children = append(children, c)
 		line := make(chan string, 1)
 		go func() {
@@ -163,13 +172,13 @@ func (l Launcher) runOnce(ctx context.Context, net network, spec runSpec) ([]*Wo
 			addr, found := strings.CutPrefix(s, "listening ")
 			if !ok || !found {
 				<-c.exited
-				return nil, c.failure(fmt.Errorf("did not report its address (got %q, exit %v)", s, c.err))
+				return nil, usage, c.failure(fmt.Errorf("did not report its address (got %q, exit %v)", s, c.err))
 			}
 			addrs[i] = addr
 		case <-time.After(30 * time.Second):
-			return nil, c.failure(fmt.Errorf("did not start listening within 30 s"))
+			return nil, usage, c.failure(fmt.Errorf("did not start listening within 30 s"))
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return nil, usage, ctx.Err()
 		}
 	}
 	workers := make([]*child, job.Workers)
@@ -185,8 +194,9 @@ func (l Launcher) runOnce(ctx context.Context, net network, spec runSpec) ([]*Wo
 		}
 		c, err := l.start(fmt.Sprintf("worker %d", w), net.Command(job.Servers+w, argv), nil, len(children), exits)
 		if err != nil {
-			return nil, err
+			return nil, usage, err
 		}
+		smp.add(c.name, c.cmd.Process.Pid)
 		children = append(children, c)
 		workers[w] = c
 	}
@@ -194,21 +204,22 @@ func (l Launcher) runOnce(ctx context.Context, net network, spec runSpec) ([]*Wo
 		select {
 		case i := <-exits:
 			if c := children[i]; c.err != nil {
-				return nil, c.failure(c.err)
+				return nil, usage, c.failure(c.err)
 			}
 		case <-timeout:
-			return nil, fmt.Errorf("testbed: run of %d workers did not finish within %v", job.Workers, spec.timeout)
+			return nil, usage, fmt.Errorf("testbed: run of %d workers did not finish within %v", job.Workers, spec.timeout)
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return nil, usage, ctx.Err()
 		}
 	}
+	usage = smp.Usage()
 	results := make([]*WorkerResult, job.Workers)
 	for w, c := range workers {
 		var r WorkerResult
 		if err := json.Unmarshal(c.stdout.Bytes(), &r); err != nil {
-			return nil, c.failure(fmt.Errorf("bad result: %w", err))
+			return nil, usage, c.failure(fmt.Errorf("bad result: %w", err))
 		}
 		results[w] = &r
 	}
-	return results, nil
+	return results, usage, nil
 }

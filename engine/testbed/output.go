@@ -75,7 +75,7 @@ func (o *Outcome) provenance(h Host) dataset.Provenance {
 		workers[k] = strconv.Itoa(w)
 	}
 	computeScale := float64(p.Batch) / float64(p.Profile.Batch) / c.DeviceSpeed
-	return dataset.Provenance{
+	prov := dataset.Provenance{
 		Origin:  dataset.Measured,
 		Source:  "pslab testbed configuration " + c.Name + " (datasets/testbed/configs.toml)",
 		Licence: "produced by pslab; same licence as the repository",
@@ -127,6 +127,8 @@ func (o *Outcome) provenance(h Host) dataset.Provenance {
 			"testbed.elapsed_s":          f(o.Elapsed.Round(1e6).Seconds()),
 		},
 	}
+	o.acctExtra(prov.Extra)
+	return prov
 }
 
 func joinInts(v []int64) string {
@@ -207,6 +209,11 @@ func (o *Outcome) Tables(h Host) (map[string]*dataset.Table, error) {
 		}
 	}
 	out[StepsFile] = steps
+	acct, err := o.accountingTable(copyProv())
+	if err != nil {
+		return nil, err
+	}
+	out[AccountingFile] = acct
 	return out, nil
 }
 

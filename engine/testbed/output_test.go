@@ -40,7 +40,7 @@ func TestTablesCarryProvenanceAndScaleFactors(t *testing.T) {
 	o := fakeOutcome(t)
 	tabs, err := o.Tables(Host{Kernel: "6.1.0", CPU: "Xeon", Date: "2026-01-02T03:04:05Z", Command: "pslab testbed run -only smoke"})
 	require.NoError(t, err)
-	require.Len(t, tabs, 5)
+	require.Len(t, tabs, 6) // trace, throughput, phases, runs, steps, accounting
 	for name, tab := range tabs {
 		p := tab.Provenance
 		require.Equal(t, dataset.Measured, p.Origin, name)
@@ -101,7 +101,7 @@ func TestWriteDirReplacesAtomically(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	require.ElementsMatch(t, []string{TraceFile, ThroughputFile, PhasesFile, RunsFile, StepsFile, TimelineFile}, names, "the old set is replaced as a whole")
+	require.ElementsMatch(t, []string{TraceFile, ThroughputFile, PhasesFile, RunsFile, StepsFile, AccountingFile, TimelineFile}, names, "the old set is replaced as a whole")
 	top, _ := os.ReadDir(root)
 	require.Len(t, top, 1, "no temporary directories left")
 	// an invalid table makes WriteDir fail before touching dir

@@ -3,6 +3,8 @@ package testbed
 import (
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/stat"
 )
 
 // Overhead is the parsing overhead model of icpe20 §3.2.1,
@@ -23,34 +25,30 @@ type Overhead struct {
 // other refitted), so the simulator never gets a negative overhead.
 // Transfers without wire times are skipped.
 func FitOverhead(ts []Transfer) (Overhead, error) {
-	var n, sx, sy, sxx, sxy float64
+	var xs, ys []float64
 	for _, t := range ts {
 		if t.LastByte <= 0 || t.Available < t.LastByte {
 			continue
 		}
-		x, y := float64(t.Bytes), float64(t.Available-t.LastByte)/1e9
-		n++
-		sx += x
-		sy += y
-		sxx += x * x
-		sxy += x * y
+		xs = append(xs, float64(t.Bytes))
+		ys = append(ys, float64(t.Available-t.LastByte)/1e9)
 	}
-	if n < 2 {
-		return Overhead{}, fmt.Errorf("testbed: overhead: %v transfers with wire times, need ≥ 2", n)
+	if len(xs) < 2 {
+		return Overhead{}, fmt.Errorf("testbed: overhead: %d transfers with wire times, need ≥ 2", len(xs))
 	}
-	o := Overhead{Samples: int(n)}
-	den := n*sxx - sx*sx
-	if den > 0 {
-		o.Alpha = (n*sxy - sx*sy) / den
-		o.Beta = (sy - o.Alpha*sx) / n
+	o := Overhead{Samples: len(xs)}
+	mean := stat.Mean(ys, nil)
+	if stat.Variance(xs, nil) > 0 {
+		o.Beta, o.Alpha = stat.LinearRegression(xs, ys, nil, false)
 	} else {
-		o.Beta = sy / n // all sizes equal: no slope
+		o.Beta = mean // all sizes equal: no slope
 	}
 	switch {
 	case o.Alpha < 0:
-		o.Alpha, o.Beta = 0, sy/n
+		o.Alpha, o.Beta = 0, mean
 	case o.Beta < 0:
-		o.Alpha, o.Beta = sxy/sxx, 0
+		_, o.Alpha = stat.LinearRegression(xs, ys, nil, true) // through the origin: Σxy/Σx²
+		o.Beta = 0
 	}
 	o.Alpha, o.Beta = math.Max(o.Alpha, 0), math.Max(o.Beta, 0)
 	return o, nil

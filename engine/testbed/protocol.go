@@ -23,6 +23,8 @@ type Run struct {
 	Workers, Repetition int
 	Steps               []StepTimes
 	Wall                time.Duration
+	// Usage is the run's CPU accounting (from /proc).
+	Usage RunUsage
 }
 
 // Outcome is everything measured for one configuration.
@@ -47,12 +49,18 @@ type Outcome struct {
 	Load [2]string
 	// Nice is the scheduling priority of the processes.
 	Nice int
+	// Acct is the artifact accounting (doc.go, "Artifact accounting").
+	Acct Accounting
 }
 
 // measure runs the protocol of one configuration (icpe20 §4.1, mascots18
-// §III-A): a 1-worker profiling run of ProfileSteps steps that records the
-// trace, then for each W in Workers, Repetitions runs of Steps steps whose
-// throughput is the time average over the last Average steps.
+// §III-A): a probe run of probeSteps 1-worker steps without compute and
+// with 4-byte tensors that fits the per-message cost, a 1-worker
+// profiling run of ProfileSteps steps that records the trace, then for
+// each W in Workers, Repetitions runs of Steps steps whose throughput is
+// the time average over the last Average steps. Every run's processes are
+// accounted (Outcome.Acct); a host-limited outcome is returned with its
+// Cause set, and a warning naming it is printed to progress.
 func (l Launcher) measure(ctx context.Context, net network, root string, c Config, progress io.Writer) (*Outcome, error) {
 	begin := time.Now()
 	if err := net.Shape(ctx, c.Bandwidth()); err != nil {
@@ -70,13 +78,24 @@ func (l Launcher) measure(ctx context.Context, net network, root string, c Confi
 		per := plan.StepCompute().Seconds() + 2*float64(plan.ModelBytes())*float64(w)/c.Bandwidth()
 		return 60*time.Second + time.Duration(20*per*float64(steps)*1e9)
 	}
+	a := &o.Acct
+	res, u, err := l.runOnce(ctx, net, runSpec{job: probeJob(c.Job(root, 1)), steps: probeSteps, failAt: -1, timeout: timeout(probeSteps, 1)})
+	if err != nil {
+		return nil, fmt.Errorf("%s: probe run: %w", c.Name, err)
+	}
+	a.Messages, a.RTT, a.Burst = MessagesPerStep(plan), minRTT(res[0]), BurstTime(o.Network, c.Bandwidth())
+	a.MessageCost = fitMessageCost(StepTimes{Start: res[0].Start, End: res[0].End}, a.RTT, a.Messages)
+	_ = u // the probe is calibration, CPU-bound by design: not judged
 	t0 := time.Now()
-	res, err := l.runOnce(ctx, net, runSpec{job: c.Job(root, 1), steps: c.ProfileSteps, trace: true, failAt: -1, timeout: timeout(c.ProfileSteps, 1)})
+	res, u, err = l.runOnce(ctx, net, runSpec{job: c.Job(root, 1), steps: c.ProfileSteps, trace: true, failAt: -1, timeout: timeout(c.ProfileSteps, 1)})
 	if err != nil {
 		return nil, fmt.Errorf("%s: profiling run: %w", c.Name, err)
 	}
 	r := res[0]
-	o.Profile = Run{Workers: 1, Steps: []StepTimes{{Start: r.Start, End: r.End}}, Wall: time.Since(t0)}
+	o.Profile = Run{Workers: 1, Steps: []StepTimes{{Start: r.Start, End: r.End}}, Wall: time.Since(t0), Usage: u}
+	a.addUsage(u, "profile")
+	a.Step = medianStep(o.Profile.Steps[0], c.PhaseSkip)
+	a.Unscaled = UnscaledShare(a.MessageCost, a.Messages, a.RTT, a.Burst, c.DeviceSpeed, a.Step)
 	if err := o.fromProfile(r); err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Name, err)
 	}
@@ -87,11 +106,12 @@ func (l Launcher) measure(ctx context.Context, net network, root string, c Confi
 		p := Point{Workers: w}
 		for rep := range c.Repetitions {
 			t := time.Now()
-			res, err := l.runOnce(ctx, net, runSpec{job: c.Job(root, w), steps: c.Steps, failAt: -1, timeout: timeout(c.Steps, w)})
+			res, u, err := l.runOnce(ctx, net, runSpec{job: c.Job(root, w), steps: c.Steps, failAt: -1, timeout: timeout(c.Steps, w)})
 			if err != nil {
 				return nil, fmt.Errorf("%s: W=%d repetition %d: %w", c.Name, w, rep, err)
 			}
-			run := Run{Workers: w, Repetition: rep, Wall: time.Since(t)}
+			run := Run{Workers: w, Repetition: rep, Wall: time.Since(t), Usage: u}
+			a.addUsage(u, fmt.Sprintf("W=%d rep %d", w, rep))
 			for _, r := range res {
 				run.Steps = append(run.Steps, StepTimes{Start: r.Start, End: r.End})
 			}
@@ -104,9 +124,16 @@ func (l Launcher) measure(ctx context.Context, net network, root string, c Confi
 		}
 		p.Mean, p.Std = MeanStd(p.Rates)
 		o.Points = append(o.Points, p)
-		fmt.Fprintf(progress, "%s: W=%d %.1f ± %.1f examples/s\n", c.Name, w, p.Mean, p.Std)
+		ci, cv := StepCI(o.Runs[len(o.Runs)-c.Repetitions:], c.Average)
+		a.CI, a.CV = append(a.CI, ci), append(a.CV, cv)
+		fmt.Fprintf(progress, "%s: W=%d %.1f ± %.1f examples/s (95%% CI ±%.1f%%, step CV %.1f%%)\n", c.Name, w, p.Mean, p.Std, 100*ci, 100*cv)
 	}
 	o.Elapsed = time.Since(begin)
+	a.judge()
+	fmt.Fprintf(progress, "%s: %s\n", c.Name, a.Summary())
+	if a.HostLimited() {
+		fmt.Fprintf(progress, "testbed: WARNING: %s is host_limited: %s\n", c.Name, a.Cause)
+	}
 	return o, nil
 }
 

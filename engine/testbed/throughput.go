@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"gonum.org/v1/gonum/stat"
 )
 
 // StepTimes are the start and end of every step of one worker (unix ns on
@@ -74,22 +76,14 @@ func Throughput(workers []StepTimes, batch, last int) (float64, error) {
 	return float64(batch) * float64(count-warm) / (float64(end-begin) / 1e9), nil
 }
 
-// MeanStd returns the mean and the sample standard deviation (n−1) of xs;
-// the deviation of a single value is 0.
+// MeanStd returns the mean and the sample standard deviation (n−1) of xs
+// (gonum stat.MeanStdDev); the deviation of a single value is 0.
 func MeanStd(xs []float64) (mean, std float64) {
-	if len(xs) == 0 {
+	switch len(xs) {
+	case 0:
 		return 0, 0
+	case 1:
+		return xs[0], 0
 	}
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	if len(xs) == 1 {
-		return mean, 0
-	}
-	var ss float64
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(ss / float64(len(xs)-1))
+	return stat.MeanStdDev(xs, nil)
 }

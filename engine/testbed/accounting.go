@@ -1,0 +1,256 @@
+package testbed
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"gonum.org/v1/gonum/stat"
+)
+
+// The budget of the testbed's own distortion (doc.go, "Artifact
+// accounting"; DESIGN.md "Testbed"). A run over MaxUnscaledShare or
+// MaxRunQueue is host_limited.
+const (
+	// MaxUnscaledShare bounds the unscaled share of an emulated step.
+	MaxUnscaledShare = 0.05
+	// MaxRunQueue bounds the run-queue wait of any PS or worker process,
+	// as a share of wall time.
+	MaxRunQueue = 0.02
+	// MaxCI bounds the relative half-width of the 95% confidence interval
+	// of every throughput point.
+	MaxCI = 0.03
+)
+
+// z95 is the two-sided 95% quantile of the standard normal distribution.
+const z95 = 1.959964
+
+// Calibration holds this machine's unscaled costs, measured by probe runs
+// (see datasets/testbed/README.md) and given in configs.toml's
+// [calibration] table; -dry predicts the unscaled share from them.
+type Calibration struct {
+	// MessageCost is the per-message cost of each transport (s): the
+	// step time of a run with no compute and 4-byte tensors, less one
+	// RTT, over the messages of the step.
+	MessageCost map[string]float64
+	// RTT is the round trip between two hosts (s).
+	RTT float64
+	// StepCV is the coefficient of variation of step times assumed when
+	// checking that a configuration's step count reaches MaxCI.
+	StepCV float64
+}
+
+// MessagesPerStep is the number of gRPC messages one worker exchanges per
+// step: one downlink and one uplink per tensor.
+func MessagesPerStep(p *Plan) int { return 2 * p.NT() }
+
+// BurstTime is the time the shaper's burst lets through unshaped after an
+// idle period, per step: the burst of the network mode in bytes over the
+// rate, once per direction (s). It mirrors netns.Shape and NewShaper.
+func BurstTime(mode string, rate float64) float64 {
+	burst := max(16*1024, rate*1e-3) // loopback token bucket (NewShaper)
+	if mode == NetworkNetns {
+		burst = max(2*1514, rate*1e-3) // tc tbf (netns.Shape)
+	}
+	return 2 * burst / rate
+}
+
+// UnscaledShare is the excess of what the emulation does not compress,
+// relative to the emulated step (doc.go, "Artifact accounting"):
+//
+//	share = (perMessage·messages + rtt + burst) · (1 − 1/deviceSpeed) / step
+//
+// with perMessage, rtt, burst and step in s.
+func UnscaledShare(perMessage float64, messages int, rtt, burst, deviceSpeed, step float64) float64 {
+	if !(step > 0) {
+		return math.Inf(1)
+	}
+	return (perMessage*float64(messages) + rtt + burst) * (1 - 1/deviceSpeed) / step
+}
+
+// Prediction is what -dry computes for a configuration before anything
+// runs.
+type Prediction struct {
+	// Unscaled is the unscaled time per step (s), Step the predicted
+	// 1-worker step time (s): the larger of compute and one direction's
+	// transfer time, plus Unscaled (a lower bound, so Share is an upper
+	// bound).
+	Unscaled, Step float64
+	// Share is UnscaledShare at W = 1.
+	Share float64
+	// StepsNeeded is the number of step times a throughput point needs
+	// for a ±MaxCI 95% interval at the calibrated step CV; StepsHad is
+	// what the configuration gives its smallest W (repetitions·W·average).
+	StepsNeeded, StepsHad int
+	// Seconds is the predicted collection time of the configuration (s).
+	Seconds float64
+}
+
+// Predict computes the prediction of c on network mode with plan p.
+func Predict(c Config, p *Plan, cal Calibration, mode string) (Prediction, error) {
+	cost, ok := cal.MessageCost[c.Transport]
+	if !ok {
+		return Prediction{}, fmt.Errorf("no calibrated message cost for transport %q", c.Transport)
+	}
+	var pr Prediction
+	pr.Unscaled = cost*float64(MessagesPerStep(p)) + cal.RTT + BurstTime(mode, c.Bandwidth())
+	comm := float64(p.ModelBytes()) / c.Bandwidth()
+	pr.Step = max(p.StepCompute().Seconds(), comm) + pr.Unscaled
+	pr.Share = UnscaledShare(cost, MessagesPerStep(p), cal.RTT, BurstTime(mode, c.Bandwidth()), c.DeviceSpeed, pr.Step)
+	pr.StepsNeeded = StepsForCI(cal.StepCV, MaxCI)
+	pr.StepsHad = c.Repetitions * slices.Min(c.Workers) * c.Average
+	// time: serial 1-worker step, and the PS NIC saturating with W workers
+	t1 := p.StepCompute().Seconds() + 2*comm + pr.Unscaled
+	pr.Seconds = float64(c.ProfileSteps)*t1 + 2 + probeSteps*pr.Unscaled
+	for _, n := range c.Workers {
+		step := max(t1, float64(n)*comm)
+		if c.Sync == BSP {
+			step = p.StepCompute().Seconds() + 2*float64(n)*comm + pr.Unscaled
+		}
+		pr.Seconds += float64(c.Repetitions) * (float64(c.Steps)*step + 1)
+	}
+	return pr, nil
+}
+
+// StepsForCI is the number of independent step times whose mean has a 95%
+// confidence interval within ±ci (relative) when their coefficient of
+// variation is cv: ⌈(z·cv/ci)²⌉.
+func StepsForCI(cv, ci float64) int {
+	return int(math.Ceil(math.Pow(z95*cv/ci, 2)))
+}
+
+// StepCI returns the relative half-width of the 95% confidence interval
+// of a throughput point from the step times in its averaging windows:
+// z·CV/√N over the N = repetitions·W·average step durations, and the CV.
+func StepCI(runs []Run, last int) (ci, cv float64) {
+	var d []float64
+	for _, r := range runs {
+		for _, st := range r.Steps {
+			n := len(st.End)
+			for s := max(0, n-last); s < n; s++ {
+				d = append(d, float64(st.End[s]-st.Start[s]))
+			}
+		}
+	}
+	if len(d) < 2 {
+		return math.Inf(1), math.NaN()
+	}
+	mean, std := stat.MeanStdDev(d, nil)
+	cv = std / mean
+	return z95 * cv / math.Sqrt(float64(len(d))), cv
+}
+
+// medianStep is the median step duration of st after skip warm-up steps
+// (s).
+func medianStep(st StepTimes, skip int) float64 {
+	var d []float64
+	for s := min(skip, len(st.End)-1); s < len(st.End); s++ {
+		d = append(d, float64(st.End[s]-st.Start[s])/1e9)
+	}
+	slices.Sort(d)
+	if n := len(d); n%2 == 0 {
+		return (d[n/2-1] + d[n/2]) / 2
+	}
+	return d[len(d)/2]
+}
+
+// Accounting is the artifact accounting of one configuration's
+// measurement (recorded in every file's metadata, "testbed.acct.*").
+type Accounting struct {
+	// MessageCost is the per-message cost fitted by the probe run (s),
+	// Messages the messages per step, RTT the probe's best round trip
+	// (s), Burst the shaper's burst time per step (s).
+	MessageCost float64
+	Messages    int
+	RTT, Burst  float64
+	// Step is the median 1-worker step of the profiling run (s).
+	Step float64
+	// Unscaled is UnscaledShare of these.
+	Unscaled float64
+	// RunQueue is the largest run-queue share of any process of any run,
+	// RunQueueAt names it ("ps 0, W=5 rep 1").
+	RunQueue   float64
+	RunQueueAt string
+	// CPU is the largest CPU utilisation of any process (1 = one core),
+	// HostCPU the largest host busy share of any run (0..1).
+	CPU, HostCPU float64
+	// CI is the relative 95% half-width of every throughput point, by
+	// Config.Workers; CV the step-time CV behind it.
+	CI, CV []float64
+	// Cause says why the configuration is host-limited; empty if it is
+	// within the budget.
+	Cause string
+}
+
+// HostLimited reports whether the measurement is over the budget.
+func (a *Accounting) HostLimited() bool { return a.Cause != "" }
+
+// judge sets Cause from the shares.
+func (a *Accounting) judge() {
+	var why []string
+	if a.RunQueue > MaxRunQueue {
+		why = append(why, fmt.Sprintf("run-queue wait %.1f%% of wall time (%s) > %.0f%%", 100*a.RunQueue, a.RunQueueAt, 100*MaxRunQueue))
+	}
+	if a.Unscaled > MaxUnscaledShare {
+		why = append(why, fmt.Sprintf("unscaled share %.1f%% of the step (%.0f µs/message × %d + RTT %.0f µs + burst %.0f µs over step %.2f ms) > %.0f%%",
+			100*a.Unscaled, a.MessageCost*1e6, a.Messages, a.RTT*1e6, a.Burst*1e6, a.Step*1e3, 100*MaxUnscaledShare))
+	}
+	a.Cause = strings.Join(why, "; ")
+}
+
+// addUsage folds one run's accounting into a.
+func (a *Accounting) addUsage(u RunUsage, where string) {
+	for _, p := range u.Procs {
+		if p.RunQueue > a.RunQueue || a.RunQueueAt == "" {
+			a.RunQueue, a.RunQueueAt = p.RunQueue, p.Name+", "+where
+		}
+		a.CPU = max(a.CPU, p.CPU)
+	}
+	a.HostCPU = max(a.HostCPU, u.HostCPU)
+}
+
+// Summary is the accounting in one line for the run's printed summary.
+func (a *Accounting) Summary() string {
+	s := fmt.Sprintf("unscaled share %.1f%%, run-queue wait ≤ %.1f%% (%s), CPU ≤ %.0f%% of a core, host CPU ≤ %.0f%%, CI ≤ ±%.1f%%",
+		100*a.Unscaled, 100*a.RunQueue, a.RunQueueAt, 100*a.CPU, 100*a.HostCPU, 100*slices.Max(append([]float64{0}, a.CI...)))
+	if a.HostLimited() {
+		s += ": HOST_LIMITED: " + a.Cause
+	}
+	return s
+}
+
+// probeSteps is the length of the probe run that fits the per-message
+// cost; probeSkip of its steps are warm-up.
+const (
+	probeSteps = 30
+	probeSkip  = 5
+)
+
+// probeJob is j with (almost) no compute and 4-byte tensors: its step
+// time is the per-message cost of the step plus a round trip.
+func probeJob(j Job) Job {
+	j.DeviceSpeed, j.BytesScale = 1e9, 1e-12
+	return j
+}
+
+// fitMessageCost returns the per-message cost (s) of a probe run's step
+// times: (median step − rtt) / messages, at least 0.
+func fitMessageCost(st StepTimes, rtt float64, messages int) float64 {
+	return max(0, medianStep(st, probeSkip)-rtt) / float64(messages)
+}
+
+// minRTT is the smallest positive round trip of a worker result (s).
+func minRTT(r *WorkerResult) float64 {
+	best := time.Duration(math.MaxInt64)
+	for _, x := range r.RTTs {
+		if x > 0 {
+			best = min(best, time.Duration(x))
+		}
+	}
+	if best == math.MaxInt64 {
+		return 0
+	}
+	return best.Seconds()
+}

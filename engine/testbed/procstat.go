@@ -1,0 +1,267 @@
+package testbed
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// clockTick is USER_HZ, the unit of utime and stime in /proc/PID/stat and
+// of /proc/stat (s); 100 on every Linux architecture Go supports.
+const clockTick = 0.01
+
+// procSample is one reading of a process's CPU accounting.
+type procSample struct {
+	// CPU is utime+stime of all its threads (s, /proc/PID/stat fields 14
+	// and 15, in clock ticks).
+	CPU float64
+	// RunDelay is the time its threads spent runnable but not running,
+	// summed over /proc/PID/task/*/schedstat field 2 (s).
+	RunDelay float64
+}
+
+// hostSample is one reading of the first line of /proc/stat (s, summed
+// over CPUs).
+type hostSample struct {
+	Busy, Total float64
+}
+
+// readProcSample reads the accounting of process pid below procfs
+// ("/proc", or a fixture directory in tests).
+func readProcSample(procfs string, pid int) (procSample, error) {
+	dir := filepath.Join(procfs, strconv.Itoa(pid))
+	b, err := os.ReadFile(filepath.Join(dir, "stat"))
+	if err != nil {
+		return procSample{}, err
+	}
+	// the command name (field 2) is in parentheses and may hold spaces
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return procSample{}, fmt.Errorf("%s/stat: no command name", dir)
+	}
+	f := strings.Fields(s[i+1:]) // f[0] is field 3 (state)
+	if len(f) < 13 {
+		return procSample{}, fmt.Errorf("%s/stat: %d fields after the command name, need ≥ 13", dir, len(f))
+	}
+	ut, err1 := strconv.ParseUint(f[11], 10, 64) // field 14
+	st, err2 := strconv.ParseUint(f[12], 10, 64) // field 15
+	if err1 != nil || err2 != nil {
+		return procSample{}, fmt.Errorf("%s/stat: bad utime/stime %q %q", dir, f[11], f[12])
+	}
+	out := procSample{CPU: float64(ut+st) * clockTick}
+	tasks, err := os.ReadDir(filepath.Join(dir, "task"))
+	if err != nil {
+		return procSample{}, err
+	}
+	for _, t := range tasks {
+		b, err := os.ReadFile(filepath.Join(dir, "task", t.Name(), "schedstat"))
+		if err != nil {
+			continue // the thread exited
+		}
+		f := strings.Fields(string(b))
+		if len(f) < 2 {
+			return procSample{}, fmt.Errorf("%s/task/%s/schedstat: %q", dir, t.Name(), b)
+		}
+		d, err := strconv.ParseUint(f[1], 10, 64)
+		if err != nil {
+			return procSample{}, fmt.Errorf("%s/task/%s/schedstat: %w", dir, t.Name(), err)
+		}
+		out.RunDelay += float64(d) / 1e9
+	}
+	return out, nil
+}
+
+// readHostSample reads the aggregate "cpu" line of procfs/stat: busy is
+// everything but idle and iowait.
+func readHostSample(procfs string) (hostSample, error) {
+	b, err := os.ReadFile(filepath.Join(procfs, "stat"))
+	if err != nil {
+		return hostSample{}, err
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	if len(f) < 5 || f[0] != "cpu" {
+		return hostSample{}, fmt.Errorf("%s/stat: first line %q is not the cpu total", procfs, line)
+	}
+	var h hostSample
+	for k, v := range f[1:min(len(f), 9)] { // user nice system idle iowait irq softirq steal
+		x, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return hostSample{}, fmt.Errorf("%s/stat: %w", procfs, err)
+		}
+		h.Total += float64(x) * clockTick
+		if k != 3 && k != 4 {
+			h.Busy += float64(x) * clockTick
+		}
+	}
+	return h, nil
+}
+
+// ProcUsage is the accounting of one process over a run.
+type ProcUsage struct {
+	// Name is "ps <i>" or "worker <w>".
+	Name string
+	// Wall is the time between the first and the last sample (s).
+	Wall float64
+	// CPU is the CPU time used over Wall divided by Wall (1 = one core
+	// busy all the time).
+	CPU float64
+	// RunQueue is the time runnable but not running over Wall divided by
+	// Wall (summed over threads, so it can exceed 1).
+	RunQueue float64
+}
+
+// RunUsage is the accounting of one run: its processes and the host.
+type RunUsage struct {
+	Procs []ProcUsage
+	// HostCPU is the busy share of all host CPUs over the run (0..1), and
+	// HostCPUs their number.
+	HostCPU  float64
+	HostCPUs int
+}
+
+// MaxRunQueue returns the largest run-queue share of the run's processes
+// and the process it belongs to.
+func (u RunUsage) MaxRunQueue() (float64, string) {
+	best, who := 0.0, ""
+	for _, p := range u.Procs {
+		if p.RunQueue > best || who == "" {
+			best, who = p.RunQueue, p.Name
+		}
+	}
+	return best, who
+}
+
+// sampler reads the accounting of a run's processes every interval while
+// they run. Usage compares each process's last sample with its first, so
+// the accounting covers the process's life up to one interval before it
+// exited.
+type sampler struct {
+	procfs   string
+	interval time.Duration
+	mu       sync.Mutex
+	procs    []*sampledProc
+	host     [2]hostSample
+	hostN    int
+	stop     chan struct{}
+	done     chan struct{}
+	once     sync.Once
+}
+
+type sampledProc struct {
+	name          string
+	pid           int
+	first, last   procSample
+	firstT, lastT time.Time
+	n             int
+}
+
+func newSampler(procfs string, interval time.Duration) *sampler {
+	s := &sampler{procfs: procfs, interval: interval, stop: make(chan struct{}), done: make(chan struct{})}
+	s.sampleHost()
+	go s.loop()
+	return s
+}
+
+// add starts sampling process pid.
+func (s *sampler) add(name string, pid int) {
+	s.mu.Lock()
+	p := &sampledProc{name: name, pid: pid}
+	s.procs = append(s.procs, p)
+	s.mu.Unlock()
+	s.sample(p, time.Now())
+}
+
+func (s *sampler) sample(p *sampledProc, now time.Time) {
+	x, err := readProcSample(s.procfs, p.pid)
+	if err != nil {
+		return // exited (or not yet visible): keep the last sample
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p.n == 0 {
+		p.first, p.firstT = x, now
+	}
+	p.last, p.lastT = x, now
+	p.n++
+}
+
+func (s *sampler) sampleHost() {
+	h, err := readHostSample(s.procfs)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.hostN == 0 {
+		s.host[0] = h
+	}
+	s.host[1] = h
+	s.hostN++
+}
+
+func (s *sampler) loop() {
+	defer close(s.done)
+	t := time.NewTicker(s.interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stop:
+			s.sampleHost()
+			return
+		case now := <-t.C:
+			s.mu.Lock()
+			ps := append([]*sampledProc(nil), s.procs...)
+			s.mu.Unlock()
+			for _, p := range ps {
+				s.sample(p, now)
+			}
+			s.sampleHost()
+		}
+	}
+}
+
+// Usage stops the sampler (if it still runs) and returns the run's
+// accounting. A process sampled fewer than twice (it lived less than one
+// interval) has zero shares.
+func (s *sampler) Usage() RunUsage {
+	s.once.Do(func() { close(s.stop) })
+	<-s.done
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var u RunUsage
+	for _, p := range s.procs {
+		pu := ProcUsage{Name: p.name}
+		if wall := p.lastT.Sub(p.firstT).Seconds(); p.n >= 2 && wall > 0 {
+			pu.Wall = wall
+			pu.CPU = (p.last.CPU - p.first.CPU) / wall
+			pu.RunQueue = max(0, p.last.RunDelay-p.first.RunDelay) / wall
+		}
+		u.Procs = append(u.Procs, pu)
+	}
+	if d := s.host[1].Total - s.host[0].Total; d > 0 {
+		u.HostCPU = (s.host[1].Busy - s.host[0].Busy) / d
+	}
+	u.HostCPUs = hostCPUs(s.procfs)
+	return u
+}
+
+// hostCPUs counts the cpuN lines of procfs/stat.
+func hostCPUs(procfs string) int {
+	b, err := os.ReadFile(filepath.Join(procfs, "stat"))
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "cpu") && len(l) > 3 && l[3] >= '0' && l[3] <= '9' {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,105 @@
+package testbed
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The fixture testdata/proc holds process 4242 (a command name with
+// spaces and parentheses, utime 150 + stime 50 ticks, two threads with
+// 0.3 s and 0.1 s of run-queue wait) and a 2-CPU /proc/stat.
+func TestReadProcFixture(t *testing.T) {
+	t.Parallel()
+	p, err := readProcSample("testdata/proc", 4242)
+	require.NoError(t, err)
+	require.InDelta(t, 2.0, p.CPU, 1e-9, "(150+50) ticks of 10 ms")
+	require.InDelta(t, 0.4, p.RunDelay, 1e-9, "schedstat field 2 summed over threads")
+	h, err := readHostSample("testdata/proc")
+	require.NoError(t, err)
+	require.InDelta(t, 100.0, h.Total, 1e-9)
+	require.InDelta(t, 15.0, h.Busy, 1e-9, "user+system; idle and iowait are not busy")
+	require.Equal(t, 2, hostCPUs("testdata/proc"))
+	_, err = readProcSample("testdata/proc", 1)
+	require.Error(t, err)
+}
+
+// The sampler's shares are the differences between its first and last
+// reading over the wall time between them.
+func TestSamplerUsageOnFixture(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	copyTree(t, "testdata/proc", root)
+	s := newSampler(root, time.Hour) // samples only at add, stop and by hand
+	s.add("worker 0", 4242)
+	// one second later: +0.5 s CPU, +0.01 s run-queue wait, host +50 ticks busy of 200
+	rewrite := func(name, content string) {
+		require.NoError(t, os.WriteFile(filepath.Join(root, name), []byte(content), 0o644))
+	}
+	rewrite("4242/stat", "4242 (pslab (test) x) S 1 4242 4242 0 -1 4194560 100 0 0 0 190 60 0 0 20 0 5 0 100 0 0\n")
+	rewrite("4242/task/4243/schedstat", "500000000 110000000 20\n")
+	rewrite("stat", "cpu  1040 0 510 8150 500 0 0 0 0 0\ncpu0 1 0 0 0 0 0 0 0 0 0\ncpu1 1 0 0 0 0 0 0 0 0 0\n")
+	p := s.procs[0]
+	s.sample(p, p.firstT.Add(time.Second))
+	u := s.Usage()
+	require.Len(t, u.Procs, 1)
+	require.InDelta(t, 1.0, u.Procs[0].Wall, 1e-9)
+	require.InDelta(t, 0.5, u.Procs[0].CPU, 1e-9)
+	require.InDelta(t, 0.01, u.Procs[0].RunQueue, 1e-9)
+	require.InDelta(t, 0.25, u.HostCPU, 1e-9, "50 busy of 200 ticks")
+	require.Equal(t, 2, u.HostCPUs)
+
+	var a Accounting
+	a.addUsage(u, "W=1 rep 0")
+	a.Unscaled = UnscaledShare(20e-6, 100, 50e-6, 1e-3, 10, 0.01)
+	require.InDelta(t, (2e-3+50e-6+1e-3)*0.9/0.01, a.Unscaled, 1e-12)
+	a.judge()
+	require.True(t, a.HostLimited(), "a 27% unscaled share is over the budget")
+	require.Contains(t, a.Cause, "unscaled share 27.5%")
+	require.NotContains(t, a.Cause, "run-queue", "1% run-queue wait is within 2%")
+	a.RunQueue = 0.03
+	a.judge()
+	require.Contains(t, a.Cause, "run-queue wait 3.0% of wall time (worker 0, W=1 rep 0)")
+}
+
+func TestStepCIAndStepsForCI(t *testing.T) {
+	t.Parallel()
+	// steps alternately 90 and 110 ms: CV = 10/100·√(n/(n−1))
+	st := StepTimes{}
+	var now int64
+	for s := range 100 {
+		d := int64(90e6)
+		if s%2 == 1 {
+			d = 110e6
+		}
+		st.Start, st.End = append(st.Start, now), append(st.End, now+d)
+		now += d
+	}
+	ci, cv := StepCI([]Run{{Steps: []StepTimes{st}}}, 100)
+	require.InDelta(t, 0.1*math.Sqrt(100.0/99), cv, 1e-9)
+	require.InDelta(t, z95*cv/10, ci, 1e-9)
+	require.Equal(t, 43, StepsForCI(0.1, 0.03), "⌈(1.96·0.1/0.03)²⌉ = ⌈42.7⌉")
+	require.InDelta(t, 0.1, medianStep(st, 0), 1e-9)
+}
+
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	require.NoError(t, filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if info.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	}))
+}
