@@ -26,6 +26,6 @@ func main() {
 	stop()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "pslab:", err)
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
 }
