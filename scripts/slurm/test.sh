@@ -131,9 +131,13 @@ sweep=(predict "$repo/datasets/byo/kineto-hta-rank0.arrow" -bandwidth 1Gbps,10Gb
 say "submitting: pslab run as $n shards + merge; a predict sweep (2 bandwidths × 8 W) as $n shards + merge"
 read -r _ a1 _ m1 < <(scripts/slurm/submit.sh -n "$n" -d "$tmp/shards" -r "$tmp/merged" -b "$tmp/pslab" -- run -root "$root" "${exps[@]}")
 read -r _ a2 _ m2 < <(scripts/slurm/submit.sh -n "$n" -d "$tmp/sweep-shards" -b "$tmp/pslab" -- "${sweep[@]}" -o "$tmp/sweep-merged.csv")
-jobs_=("$a1" "$m1" "$a2" "$m2")
-[ -n "$m1" ] && [ -n "$m2" ] || { echo "slurm-test: submission failed" >&2; exit 1; }
-say "array job $a1, merge job $m1 (afterok:$a1); array job $a2, merge job $m2 (afterok:$a2)"
+# The testbed across the allocation's hosts (here one: PS and workers share it).
+tb=$(NAME=slurm-toy OUT=$tmp/testbed BANDWIDTH_MBIT=1000 MAX_WORKERS=2 REPS=1 STEPS=8 REDUCE_FLAGS="-average 4" \
+	JOB_FLAGS="-profile toy -device-speed 20 -bytes-scale 0.001 -window 65536 -conn-window 65536" PSLAB=$tmp/pslab \
+	sbatch --parsable --export=ALL --nodes=1 --output="$tmp/log/testbed-%j.out" scripts/slurm/testbed.sbatch)
+jobs_=("$a1" "$m1" "$a2" "$m2" "$tb")
+[ -n "$m1" ] && [ -n "$m2" ] && [ -n "$tb" ] || { echo "slurm-test: submission failed" >&2; exit 1; }
+say "array job $a1, merge job $m1 (afterok:$a1); array job $a2, merge job $m2 (afterok:$a2); testbed job $tb"
 squeue
 
 say "meanwhile, the single unsharded runs"
@@ -150,9 +154,9 @@ while squeue -h -j "$(IFS=,; echo "${jobs_[*]}")" 2>/dev/null | grep -q .; do
 	fi
 	sleep 2
 done
-for j in "$m1" "$m2"; do
+for j in "$m1" "$m2" "$tb"; do
 	st=$(scontrol -o show job "$j" | grep -o 'JobState=[A-Z_]*')
-	say "merge job $j: $st"
+	say "job $j ($(scontrol -o show job "$j" | grep -o 'JobName=[^ ]*')): $st"
 	[ "$st" = JobState=COMPLETED ] || exit 1
 done
 for j in "$a1" "$a2"; do
@@ -162,6 +166,7 @@ for j in "$a1" "$a2"; do
 done
 for f in "$tmp"/shards/logs/shard-*.out "$tmp"/sweep-shards/logs/shard-*.out; do grep -h '^shard ' "$f" | sed 's/^/  /'; done
 cat "$tmp"/shards/logs/merge-*.out | sed 's/^/  /'
+grep -h '"revision"\|"modified"' "$tmp/shards/shard-0-of-3/shard.json" | paste -sd' ' | sed 's/^/  shard.json:/'
 
 say "comparing merged outputs with the single runs"
 if ! diff -r "$root/figures" "$tmp/merged/figures"; then
@@ -169,5 +174,7 @@ if ! diff -r "$root/figures" "$tmp/merged/figures"; then
 	exit 1
 fi
 cmp "$tmp/sweep-single.csv" "$tmp/sweep-merged.csv"
+sed 's/^/  /' "$tmp"/log/testbed-*.out
+ls "$tmp/testbed"/*.arrow >/dev/null
 files=$(find "$root/figures" -type f | wc -l)
-say "PASS: $files figure files of $(find "$tmp/shards" -name shard.json | wc -l) shards and the $(($(wc -l <"$tmp/sweep-single.csv") - 1))-row predict sweep merged byte for byte equal to single runs"
+say "PASS: $files figure files of $(find "$tmp/shards" -name shard.json | wc -l) shards and the $(($(wc -l <"$tmp/sweep-single.csv") - 1))-row predict sweep merged byte for byte equal to single runs; testbed on Slurm wrote $(ls "$tmp/testbed"/*.arrow | wc -l) datasets"
