@@ -67,6 +67,9 @@ func mergeShards(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	case "run":
 		return mergeRun(metas, *root, stdout)
 	case "predict":
+		if *root != "" {
+			return usageError{fmt.Errorf("merge: -root applies to shards of pslab run; %s writes where its command line says", ref.CommandLine())}
+		}
 		var parts []shard.Part
 		for _, m := range metas {
 			p, err := shard.ReadParts(m)
