@@ -161,7 +161,7 @@ for j in "$m1" "$m2" "$tb"; do
 done
 for j in "$a1" "$a2"; do
 	scontrol -o show job "$j" | while read -r l; do
-		grep -o 'JobId=[0-9]*\|ArrayTaskId=[0-9]*\|JobState=[A-Z_]*\|BatchHost=[^ ]*\|RunTime=[^ ]*' <<<"$l" | paste -sd' ' | sed 's/^/  /'
+		grep -o '^JobId=[0-9]*\|ArrayJobId=[0-9]*\|ArrayTaskId=[0-9]*\|JobState=[A-Z_]*\|BatchHost=[^ ]*\|RunTime=[^ ]*' <<<"$l" | paste -sd' ' | sed 's/^/  /'
 	done
 done
 for f in "$tmp"/shards/logs/shard-*.out "$tmp"/sweep-shards/logs/shard-*.out; do grep -h '^shard ' "$f" | sed 's/^/  /'; done
