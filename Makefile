@@ -32,6 +32,16 @@ lint:
 update-golden:
 	$(GO) test ./engine/kinds -run TestExperiments -update
 
+# Sharded runs on a real Slurm (scripts/slurm/test.sh; not part of make
+# test): as root, installs slurm-wlm and munge when missing, starts munged,
+# slurmctld and slurmd for this node in a temporary directory, runs every
+# experiment and a predict sweep as 3-shard job arrays with dependent merge
+# jobs, compares with single runs, and stops and removes everything on exit.
+# EXPERIMENTS="experiments/icpe20/fig23.toml ..." runs a subset.
+.PHONY: slurm-test
+slurm-test:
+	scripts/slurm/test.sh
+
 # Real parameter-server training over gRPC on real TCP (engine/testbed):
 # `make testbed` measures every configuration of datasets/testbed/configs.toml
 # into datasets/testbed/<name>/ (about 35 min); `make testbed ONLY=<name>`
@@ -42,12 +52,3 @@ update-golden:
 testbed:
 	$(PSLAB) testbed run $(if $(ONLY),-only $(ONLY))
 
-# Sharded runs on a real Slurm (scripts/slurm/test.sh; not part of make
-# test): as root, installs slurm-wlm and munge when missing, starts munged,
-# slurmctld and slurmd for this node in a temporary directory, runs every
-# experiment and a predict sweep as 3-shard job arrays with dependent merge
-# jobs, compares with single runs, and stops and removes everything on exit.
-# EXPERIMENTS="experiments/icpe20/fig23.toml ..." runs a subset.
-.PHONY: slurm-test
-slurm-test:
-	scripts/slurm/test.sh
