@@ -51,4 +51,3 @@ slurm-test:
 .PHONY: testbed
 testbed:
 	$(PSLAB) testbed run $(if $(ONLY),-only $(ONLY))
-
