@@ -11,6 +11,7 @@ help:
 	@echo "make datasets       rebuild every Arrow dataset under datasets/ from its source"
 	@echo "make lint           gofmt and go vet"
 	@echo "make update-golden  rewrite regression values in golden/ (never paper or derived values)"
+	@echo "make slurm-test     (root) sharded run + predict sweep on a real one-node Slurm, merged, vs one run"
 
 figures:
 	$(PSLAB) run
@@ -30,6 +31,16 @@ lint:
 
 update-golden:
 	$(GO) test ./engine/kinds -run TestExperiments -update
+
+# Sharded runs on a real Slurm (scripts/slurm/test.sh; not part of make
+# test): as root, installs slurm-wlm and munge when missing, starts munged,
+# slurmctld and slurmd for this node in a temporary directory, runs every
+# experiment and a predict sweep as 3-shard job arrays with dependent merge
+# jobs, compares with single runs, and stops and removes everything on exit.
+# EXPERIMENTS="experiments/icpe20/fig23.toml ..." runs a subset.
+.PHONY: slurm-test
+slurm-test:
+	scripts/slurm/test.sh
 
 # Real parameter-server training over gRPC on real TCP (engine/testbed):
 # `make testbed` measures every configuration of datasets/testbed/configs.toml

@@ -4,6 +4,7 @@
 //	pslab run [-root dir] [experiment files or dirs]    run, write figures, check
 //	pslab check [-root dir] [experiment files or dirs]  run in memory and check
 //	pslab list [-root dir]                               list experiments and kinds
+//	pslab run|predict -shard i/N ...; pslab merge DIR... one run as N shards, joined
 //	pslab datasets [-root dir] [-shared dir]             rebuild every Arrow dataset
 //	pslab import <format> <files...> -o out.arrow       convert a TF timeline, Kineto trace or CSV
 //	pslab predict [flags] <trace or profile>              every model's throughput vs workers
@@ -26,6 +27,6 @@ func main() {
 	stop()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "pslab:", err)
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
 }

@@ -32,6 +32,7 @@ type predictFlags struct {
 	set                                        map[string]bool // flags given on the command line
 	command                                    string
 	meas                                       *measurement // -measured, once read
+	shard                                      predictShard // -shard, pslab merge (predict_shard.go)
 }
 
 // predictInput is what the input files hold: a per-layer profile or a
@@ -85,6 +86,7 @@ func predictThroughput(ctx context.Context, args []string, stdout, stderr io.Wri
 	fs.BoolVar(&f.logY, "logy", false, "logarithmic throughput axis in the figure")
 	fs.StringVar(&f.format, "format", "text", "output format: text, csv, json or arrow (arrow needs -o)")
 	fs.StringVar(&f.out, "o", "", "write the output to this file instead of stdout")
+	f.shard.register(ctx, fs, args, stderr)
 	var files []string
 	for rest := args; ; { // flags may come before or after the input files
 		if err := fs.Parse(rest); err != nil {
@@ -100,6 +102,9 @@ func predictThroughput(ctx context.Context, args []string, stdout, stderr io.Wri
 		fs.Usage()
 		return errors.New("predict: no input file (a trace or a per-layer profile)")
 	}
+	if err := f.shard.parse("predict"); err != nil {
+		return err
+	}
 	if err := f.checkOutput(); err != nil {
 		return err
 	}
@@ -110,6 +115,9 @@ func predictThroughput(ctx context.Context, args []string, stdout, stderr io.Wri
 	runs, err := f.run(ctx, in)
 	if err != nil {
 		return err
+	}
+	if runs, err = f.shard.finish(runs); err != nil || runs == nil {
+		return err // a shard wrote its part, not the outputs
 	}
 	if err := f.compare(in, runs); err != nil {
 		return err
@@ -252,9 +260,14 @@ func (f *predictFlags) run(ctx context.Context, in *predictInput) ([]*predict.Pr
 		return nil, err
 	}
 	var runs []*predict.Prediction
-	for _, bw := range bws {
+	for j, bw := range bws {
 		if err := ctx.Err(); err != nil {
 			return nil, err
+		}
+		wsj := f.shard.points(j, ws) // -shard: this process's points
+		if wsj == nil {
+			runs = append(runs, nil)
+			continue
 		}
 		c.Bandwidth = bw
 		tr := in.trace
@@ -263,7 +276,7 @@ func (f *predictFlags) run(ctx context.Context, in *predictInput) ([]*predict.Pr
 				return nil, fmt.Errorf("predict: %s: %w", in.files[0], err)
 			}
 		}
-		p, err := predict.Run(tr, c, ws, models)
+		p, err := predict.Run(tr, c, wsj, models)
 		if err != nil {
 			hint := ""
 			if strings.Contains(err.Error(), "coarse models") {

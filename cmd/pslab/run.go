@@ -33,6 +33,7 @@ func commands() map[string]command {
 				return runExperiments(ctx, args, false, stdout, stderr)
 			}},
 		"list":     {"list experiments and experiment kinds", list},
+		"merge":    {"join the shards of 'pslab run -shard i/N' or 'pslab predict -shard i/N' into the outputs of one run: merge DIR...", mergeShards},
 		"datasets": {"rebuild every Arrow dataset under datasets/ from its source", buildDatasets},
 		"import":   {"convert external data (tf-timeline, kineto, measured-csv) into a dataset: import <format> <files...> -o out.arrow", importData},
 		"testbed":  {"real PS training over gRPC/TCP: run (collect datasets), ps, worker", testbedCmd},
@@ -86,7 +87,14 @@ func runExperiments(ctx context.Context, args []string, write bool, stdout, stde
 	root := fs.String("root", ".", "repository root (experiments/, datasets/, figures/, golden/)")
 	parallel := fs.Int("j", 0, "experiments run at once (0: GOMAXPROCS)")
 	verbose := fs.Bool("v", false, "print every check, not only failures and deviations")
+	var sh shardFlags // -shard (cmd/pslab/shard.go)
+	if write {
+		sh.register(fs, args)
+	}
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := sh.parse(name); err != nil {
 		return err
 	}
 	paths, err := experiment.Find(*root, fs.Args())
@@ -95,7 +103,14 @@ func runExperiments(ctx context.Context, args []string, write bool, stdout, stde
 	}
 	opt := experiment.Options{Root: *root, Write: write, Parallel: *parallel,
 		Progress: func(o experiment.Outcome) { progress(stderr, o, *verbose) }}
+	all := len(paths)
+	if paths, err = sh.experiments(paths, &opt); err != nil {
+		return err
+	}
 	outs := experiment.Run(ctx, kinds.Registry(), paths, opt)
+	if err := sh.finishRun(*root, all, outs, stderr); err != nil {
+		return err
+	}
 	failed, checks, deviations := 0, 0, 0
 	for _, o := range outs {
 		checks += len(o.Checks)

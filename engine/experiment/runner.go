@@ -27,6 +27,9 @@ type Options struct {
 	// Write writes figures/<paper>/<name>.{svg,png,arrow}; without it the
 	// experiments run in memory only (checks, tests).
 	Write bool
+	// Out, if set, is where figures/<paper>/<name>.* are written instead
+	// of under Root (a shard directory of `pslab run -shard`).
+	Out string
 	// Parallel bounds how many experiments run at once; 0 means GOMAXPROCS.
 	Parallel int
 	// Progress, if set, is called when an experiment finishes.
@@ -163,7 +166,7 @@ func runOne(ctx context.Context, reg Registry, path string, opt Options) (o Outc
 		Notes:   strings.Join(res.Notes, "\n"),
 		Extra:   map[string]string{"title": spec.Title, "seed": fmt.Sprint(spec.Seed)}}
 	if opt.Write {
-		if err := write(opt.Root, spec, res); err != nil {
+		if err := write(opt.out(), spec, res); err != nil {
 			o.Err = err
 			return o
 		}
@@ -181,6 +184,14 @@ func runOne(ctx context.Context, reg Registry, path string, opt Options) (o Outc
 	o.Golden = g
 	o.Checks = g.Evaluate(res.Lookup)
 	return o
+}
+
+// out is the directory figures/ is written under: Out, or Root.
+func (o Options) out() string {
+	if o.Out != "" {
+		return o.Out
+	}
+	return o.Root
 }
 
 func relTo(root, p string) string {

@@ -1,0 +1,141 @@
+package shard
+
+import (
+	"bytes"
+	"encoding/gob"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"pslab/engine/atomicfile"
+	"pslab/engine/predict"
+)
+
+// PartsName is the file of a predict shard's predictions in its directory.
+const PartsName = "predict.gob"
+
+// WorkersAt returns the worker counts of bandwidth j (0-based) that s
+// owns, in order, for a sweep of workers at each of several bandwidths:
+// point k = j·len(workers) + w's index. It returns nil when s owns none.
+func (s Spec) WorkersAt(j int, workers []int) []int {
+	var out []int
+	for i, w := range workers {
+		if s.Owns(j*len(workers) + i) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// Part is the prediction of one shard at one bandwidth of a sweep: every
+// model at the worker counts the shard owns there.
+type Part struct {
+	Bandwidth  int // index into the sweep's bandwidths
+	Prediction *predict.Prediction
+}
+
+// WriteParts writes the parts as dir/predict.gob (gob keeps every float64
+// bit, ±Inf and NaN included), atomically.
+func WriteParts(dir string, parts []Part) error {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(parts); err != nil {
+		return fmt.Errorf("shard: %w", err)
+	}
+	return atomicfile.Write(filepath.Join(dir, PartsName), buf.Bytes())
+}
+
+// ReadParts reads the parts a shard wrote in m.Dir.
+func ReadParts(m *Meta) ([]Part, error) {
+	b, err := os.ReadFile(filepath.Join(m.Dir, PartsName))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", m.Name(), err)
+	}
+	var parts []Part
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&parts); err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", m.Name(), PartsName, err)
+	}
+	return parts, nil
+}
+
+// JoinPredictions joins the parts of every shard into the predictions of
+// the whole sweep: one per bandwidth (nbw of them), each at every worker
+// count in workers. Per-point values (curves, simulator runs) are taken
+// from the part that owns the point; the rest (coarse inputs, link bound,
+// notes) is the same in every part of a bandwidth and is taken from the
+// first. It is an error when a point is missing or given twice.
+func JoinPredictions(nbw int, workers []int, parts []Part) ([]*predict.Prediction, error) {
+	out := make([]*predict.Prediction, nbw)
+	for _, pt := range parts {
+		if pt.Bandwidth < 0 || pt.Bandwidth >= nbw || pt.Prediction == nil {
+			return nil, fmt.Errorf("shard: part for bandwidth %d of %d", pt.Bandwidth, nbw)
+		}
+		p, q := out[pt.Bandwidth], pt.Prediction
+		if p == nil {
+			c := *q
+			c.Workers, c.Sim = nil, nil
+			c.Curves = make([]predict.Curve, len(q.Curves))
+			for i, cv := range q.Curves {
+				c.Curves[i] = predict.Curve{Model: cv.Model}
+			}
+			p, out[pt.Bandwidth] = &c, &c
+		}
+		if len(q.Curves) != len(p.Curves) {
+			return nil, fmt.Errorf("shard: bandwidth %d: the parts predicted different models", pt.Bandwidth)
+		}
+		for i, w := range q.Workers {
+			if slices.Contains(p.Workers, w) {
+				return nil, fmt.Errorf("shard: bandwidth %d, W = %d predicted twice", pt.Bandwidth, w)
+			}
+			p.Workers = append(p.Workers, w)
+			for m := range p.Curves {
+				if q.Curves[m].Model != p.Curves[m].Model {
+					return nil, fmt.Errorf("shard: bandwidth %d: the parts predicted different models", pt.Bandwidth)
+				}
+				p.Curves[m].Throughput = append(p.Curves[m].Throughput, q.Curves[m].Throughput[i])
+			}
+			if len(q.Sim) > 0 {
+				p.Sim = append(p.Sim, q.Sim[i])
+			}
+		}
+	}
+	for j, p := range out {
+		if p == nil {
+			return nil, fmt.Errorf("shard: no part predicted bandwidth %d", j)
+		}
+		sortByWorkers(p)
+		if !slices.Equal(p.Workers, workers) {
+			return nil, fmt.Errorf("shard: bandwidth %d: the parts predicted W = %v, want %v", j, p.Workers, workers)
+		}
+	}
+	return out, nil
+}
+
+// sortByWorkers orders p's per-point values by ascending W.
+func sortByWorkers(p *predict.Prediction) {
+	idx := make([]int, len(p.Workers))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return p.Workers[a] - p.Workers[b] })
+	perm := func(x []float64) []float64 {
+		y := make([]float64, len(x))
+		for i, k := range idx {
+			y[i] = x[k]
+		}
+		return y
+	}
+	ws := slices.Clone(p.Workers)
+	for i, k := range idx {
+		p.Workers[i] = ws[k]
+	}
+	for m := range p.Curves {
+		p.Curves[m].Throughput = perm(p.Curves[m].Throughput)
+	}
+	if len(p.Sim) > 0 {
+		sim := slices.Clone(p.Sim)
+		for i, k := range idx {
+			p.Sim[i] = sim[k]
+		}
+	}
+}
