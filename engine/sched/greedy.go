@@ -143,7 +143,9 @@ func (g *greedy) fill(jobs []JobState, alloc []int, free int) int {
 		}
 		alloc[best] += bestW
 		free -= bestW
-		smin = math.Min(smin, bestS)
+		if bestS < smin { // math.Min without the NaN and ±0 cases
+			smin = bestS
+		}
 	}
 	return free
 }

@@ -178,8 +178,8 @@ func (s *sim) advance(t float64) {
 func (s *sim) admit(a Arrival) {
 	id := s.arrived
 	s.arrived++
-	job := s.jobs.add()
-	*job = Job{ID: id, Type: a.Type, Size: a.Examples, Arrival: a.Time, Start: -1, End: -1}
+	job := s.jobs.add() // zeroed: set fields one by one, no pointer writes
+	job.ID, job.Type, job.Size, job.Arrival, job.Start, job.End = id, a.Type, a.Examples, a.Time, -1, -1
 	if P := len(s.cfg.Progress); P > 0 {
 		if len(s.progress) < P {
 			s.progress = make([]float64, P<<chunkBits)
