@@ -15,11 +15,13 @@ func BenchmarkCurveHybrid1000(b *testing.B) {
 	for _, v := range allVariants {
 		b.Run(v.String(), func(b *testing.B) {
 			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := Curve(fig7, 1000, 1, v); err != nil {
-					b.Fatal(err)
+			reportCPU(b, func() {
+				for b.Loop() {
+					if _, err := Curve(fig7, 1000, 1, v); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
+			})
 		})
 	}
 }
@@ -48,11 +50,13 @@ func BenchmarkSolve16DistinctClasses(b *testing.B) {
 		b.Run(v.String(), func(b *testing.B) {
 			m, opt := sixteenWorkers(v)
 			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := Solve(m, opt); err != nil {
-					b.Fatal(err)
+			reportCPU(b, func() {
+				for b.Loop() {
+					if _, err := Solve(m, opt); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
+			})
 		})
 	}
 }

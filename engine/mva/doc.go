@@ -55,8 +55,8 @@
 //     Fig. 7 inputs). The stated intent, γ close to 1 "under heavy load", is
 //     about the link. Default (TotalAtArrival, Variant Hybrid): total link
 //     utilization Σ_j ρ_j^l(n−e_k), the state seen at arrival, which is not
-//     circular. Options: TotalFixedPoint (Σ_j ρ_j^l(n) by a damped fixed
-//     point), ClassFixedPoint (ρ_k^l(n), Eq. 3 as printed) and
+//     circular. Options: TotalFixedPoint (Σ_j ρ_j^l(n) by a fixed point),
+//     ClassFixedPoint (ρ_k^l(n), Eq. 3 as printed) and
 //     ClassAtArrival. The variants give different numbers; all four
 //     CATALOGUE §A.4 Fig. 7 rows (exact, approximate, hybrid at n−1,
 //     hybrid fixed point) are reproduced to 1e-3 by the tests.
@@ -78,7 +78,12 @@
 //     synchronous server completions, as §VII states.
 //
 // Fixed points use Options.Damping (default 0.5 for the hybrid fixed point,
-// 1 for BardSchweitzer), halve it after 50 iterations without a new
-// minimum residual, and return an error after MaxIterations. Classes of
+// 1 for BardSchweitzer) and return an error after MaxIterations.
+// BardSchweitzer halves the damping after 50 iterations without a new
+// minimum residual. The hybrid fixed point is accelerated by Anderson
+// mixing over the g arguments of the HybridLink stations (a multi-secant
+// step, warm-started from the previous population vector), with the
+// damped iteration as its fallback; it stops at the same residual
+// tolerance. Classes of
 // population 0 report zero throughput, response time and queue length.
 package mva
