@@ -1,6 +1,9 @@
 package mva
 
-import "math"
+import (
+	"errors"
+	"math"
+)
 
 // The hybrid fixed point (TotalFixedPoint, ClassFixedPoint) at one
 // population vector n solves z = G(z), where z holds the g arguments that
@@ -126,3 +129,75 @@ func dot(x, y []float64) float64 {
 }
 
 func l2(x []float64) float64 { return math.Sqrt(dot(x, x)) }
+
+// errNoConvergence reports that solve reached its iteration cap.
+var errNoConvergence = errors.New("mva: no convergence")
+
+// solve iterates z = G(z) from a.z by safeguarded Anderson mixing with
+// mixing factor damping (def when zero) until eval, which writes G(z) into
+// g and returns the stopping residual of z, returns a residual ≤ tol; a.z
+// then holds the solution and eval's side effects are those of that z. It
+// returns the number of evaluations and the last residual, with
+// errNoConvergence after maxIter evaluations or eval's error.
+func (a *anderson) solve(damping, def, tol float64, maxIter int, eval func(z, g []float64) (float64, error)) (int, float64, error) {
+	beta := damping
+	if beta == 0 {
+		beta = def
+	}
+	best, stall, restarts, accel := math.Inf(1), 0, 0, true
+	var damp damper
+	for it := 1; ; it++ {
+		res, err := eval(a.z, a.g)
+		if err != nil {
+			return it, res, err
+		}
+		for i, v := range a.g {
+			a.f[i] = v - a.z[i]
+		}
+		if res <= tol {
+			return it, res, nil
+		}
+		if it >= maxIter {
+			return it, res, errNoConvergence
+		}
+		switch {
+		case !accel: // plain damped iteration
+			alpha := damp.step(res)
+			for i, v := range a.f {
+				a.z[i] += alpha * v
+			}
+			continue
+		case res < best:
+			best, stall = res, 0
+			copy(a.bestZ, a.z)
+			copy(a.bestG, a.g)
+			copy(a.bestF, a.f)
+			if it > 1 {
+				a.push()
+			}
+		case stall+1 < accelStall:
+			stall++
+			if it > 1 {
+				a.push()
+			}
+		default: // stalled: restart from the best iterate, or give up
+			stall, restarts = 0, restarts+1
+			copy(a.z, a.bestZ)
+			copy(a.g, a.bestG)
+			copy(a.f, a.bestF)
+			a.n, a.head = 0, 0
+			if restarts > accelRestarts {
+				accel = false
+				damp = newDamper(damping, def)
+				alpha := damp.step(best)
+				for i, v := range a.f {
+					a.z[i] += alpha * v
+				}
+				continue
+			}
+		}
+		copy(a.gOld, a.g)
+		copy(a.fOld, a.f)
+		a.step(beta)
+	}
+}

@@ -166,69 +166,21 @@ func (s *solver) evaluate(t int, counts []int, z, g []float64) {
 // solution in s.arg.
 func (s *solver) accelerate(t int, counts []int) error {
 	a := s.aa
-	beta := s.o.damping
-	if beta == 0 {
-		beta = defaultHybridDamping
-	}
 	s.load(t, a.z)
-	best, stall, restarts, accel := math.Inf(1), 0, 0, true
-	var damp damper
-	for it := 1; ; it++ {
+	_, res, err := a.solve(s.o.damping, defaultHybridDamping, s.o.tol, s.o.maxIter, func(z, g []float64) (float64, error) {
 		s.evals++
-		s.evaluate(t, counts, a.z, a.g)
-		if s.err != nil {
-			return s.err
-		}
+		s.evaluate(t, counts, z, g)
 		res := 0.0
-		for i, v := range a.g {
-			a.f[i] = v - a.z[i]
-			res = math.Max(res, math.Abs(a.f[i]))
+		for i, v := range g {
+			res = math.Max(res, math.Abs(v-z[i]))
 		}
-		if res <= s.o.tol {
-			s.store(t, counts, a.z)
-			return nil
-		}
-		if it >= s.o.maxIter {
-			return fmt.Errorf("mva: hybrid fixed point at population %v: no convergence after %d iterations (residual %.3g)", counts, it, res)
-		}
-		switch {
-		case !accel: // plain damped iteration
-			alpha := damp.step(res)
-			for i, v := range a.f {
-				a.z[i] += alpha * v
-			}
-			continue
-		case res < best:
-			best, stall = res, 0
-			copy(a.bestZ, a.z)
-			copy(a.bestG, a.g)
-			copy(a.bestF, a.f)
-			if it > 1 {
-				a.push()
-			}
-		case stall+1 < accelStall:
-			stall++
-			if it > 1 {
-				a.push()
-			}
-		default: // stalled: restart from the best iterate, or give up
-			stall, restarts = 0, restarts+1
-			copy(a.z, a.bestZ)
-			copy(a.g, a.bestG)
-			copy(a.f, a.bestF)
-			a.n, a.head = 0, 0
-			if restarts > accelRestarts {
-				accel = false
-				damp = newDamper(s.o.damping, defaultHybridDamping)
-				alpha := damp.step(best)
-				for i, v := range a.f {
-					a.z[i] += alpha * v
-				}
-				continue
-			}
-		}
-		copy(a.gOld, a.g)
-		copy(a.fOld, a.f)
-		a.step(beta)
+		return res, s.err
+	})
+	if err == errNoConvergence {
+		return fmt.Errorf("mva: hybrid fixed point at population %v: no convergence after %d iterations (residual %.3g)", counts, s.o.maxIter, res)
 	}
+	if err == nil {
+		s.store(t, counts, a.z)
+	}
+	return err
 }
