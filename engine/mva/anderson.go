@@ -3,6 +3,7 @@ package mva
 import (
 	"errors"
 	"math"
+	"slices"
 )
 
 // The hybrid fixed point (TotalFixedPoint, ClassFixedPoint) at one
@@ -47,6 +48,7 @@ type anderson struct {
 	r                   []float64 // depth×depth upper triangle, row-major
 	col                 []int     // accepted columns, newest first
 	coef                []float64
+	nonneg              bool // iterates must stay ≥ 0 (plain step otherwise)
 }
 
 func newAnderson(p int) *anderson {
@@ -199,5 +201,12 @@ func (a *anderson) solve(damping, def, tol float64, maxIter int, eval func(z, g 
 		copy(a.gOld, a.g)
 		copy(a.fOld, a.f)
 		a.step(beta)
+		if a.nonneg && slices.Min(a.z) < 0 {
+			// Leave the feasible region (negative queue lengths lead
+			// Bard–Schweitzer to non-physical fixed points): plain step.
+			for i, v := range a.fOld {
+				a.z[i] = a.g[i] - v + beta*v
+			}
+		}
 	}
 }

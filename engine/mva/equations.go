@@ -19,17 +19,21 @@ const (
 // aggPerStation·stations aggregates followed by the per-type throughputs
 // X_t(n) (jobs/s).
 type solver struct {
-	nw     *network
-	o      resolved
-	stride int
-	resp   []float64 // [t*L+l] response time at the current vector, seconds
-	x      []float64 // [t] throughput at the current vector, jobs/s
-	arg    []float64 // [t*L+l] argument of g
-	hyb    []int     // indices of the HybridLink stations
-	aa     *anderson // hybrid fixed-point buffers (nil unless needed)
-	fb     fixedBuf  // hybrid fixed-point scratch
-	evals  int       // hybrid fixed-point evaluations so far (tests)
-	err    error
+	nw      *network
+	o       resolved
+	stride  int
+	resp    []float64 // [t*L+l] response time at the current vector, seconds
+	x       []float64 // [t] throughput at the current vector, jobs/s
+	arg     []float64 // [t*L+l] argument of g
+	hyb     []int     // indices of the HybridLink stations
+	aa      *anderson // hybrid fixed-point buffers (nil unless needed)
+	fb      fixedBuf  // hybrid fixed-point scratch
+	bs      *anderson // Bard–Schweitzer buffers (nil until used)
+	bsCount []int     // [t] population of the solution in bs.z
+	total   []float64 // Bard–Schweitzer scratch state (stride)
+	arrive  []float64 // Bard–Schweitzer scratch arrival state (stride)
+	evals   int       // hybrid fixed-point evaluations so far (tests)
+	err     error
 }
 
 func newSolver(nw *network, o resolved) *solver {

@@ -9,75 +9,97 @@ import (
 // point: the arrival state of a type-t customer is the current state with
 // one t customer's share removed, N_t(n−e_t) ≈ ((c_t−1)/c_t)·N_t(n), and
 // likewise for the utilizations of Eq. 2 and the g argument of Eq. 3.
-// Fixed-point g arguments use the current iterate. On return s.resp and s.x
-// hold the solution; it returns the number of iterations.
-func (s *solver) schweitzer(counts []int) (int, error) {
+// Fixed-point g arguments use the current iterate. The unknowns (queue
+// lengths N_t^l and throughputs X_t) are iterated by the safeguarded
+// Anderson mixing of anderson.go, from the no-contention state, or with
+// warm from the previous call's solution with each type's queue lengths
+// scaled to its new population (Curve: K−1 → K workers). On return s.resp
+// and s.x hold the solution; it returns the number of iterations.
+func (s *solver) schweitzer(counts []int, warm bool) (int, error) {
 	nw := s.nw
 	T, L := nw.types(), nw.stations
-	queue := make([]float64, T*L) // current N_t^l
-	thr := make([]float64, T)     // current X_t
-	total := make([]float64, s.stride)
-	arrival := make([]float64, s.stride)
+	if s.bs == nil {
+		s.bs = newAnderson(T*L + T)
+		s.bsCount = make([]int, T)
+		s.bs.nonneg = true
+		s.total, s.arrive = make([]float64, s.stride), make([]float64, s.stride)
+	}
+	a := s.bs
+	a.n, a.head = 0, 0
 	for t, c := range counts {
+		if warm && s.bsCount[t] > 0 {
+			f := float64(c) / float64(s.bsCount[t])
+			for l := 0; l < L; l++ {
+				a.z[t*L+l] *= f
+			}
+			s.bsCount[t] = c
+			continue
+		}
+		s.bsCount[t] = c
 		cycle := 0.0
 		for l := 0; l < L; l++ {
 			cycle += nw.demand[t*L+l]
 		}
-		thr[t] = float64(c) / cycle
+		thr := float64(c) / cycle
+		a.z[T*L+t] = thr
 		for l := 0; l < L; l++ {
-			queue[t*L+l] = thr[t] * nw.demand[t*L+l]
+			a.z[t*L+l] = thr * nw.demand[t*L+l]
 		}
 	}
-	damp := newDamper(s.o.damping, 1)
-	for it := 1; ; it++ {
-		s.state(counts, queue, thr, total)
-		if s.o.arg.fixedPoint() {
-			copy(s.x, thr)
-			s.currentArgs(counts, s.arg)
+	it, res, err := a.solve(s.o.damping, 1, s.o.tol, s.o.maxIter, func(z, g []float64) (float64, error) {
+		return s.schweitzerStep(counts, z[:T*L], z[T*L:], g)
+	})
+	if err == errNoConvergence {
+		return it, fmt.Errorf("mva: Bard–Schweitzer at population %v: no convergence after %d iterations (residual %.3g)", counts, it, res)
+	}
+	return it, err
+}
+
+// schweitzerStep evaluates the Bard–Schweitzer map at queue lengths queue
+// ([t*L+l], jobs) and throughputs thr ([t], jobs/s): it leaves the implied
+// response times and throughputs in s.resp and s.x, writes the implied
+// queue lengths X_t·T_t^l and throughputs into g (same layout as
+// queue ++ thr), and returns max |X_t·T_t^l − N_t^l| / c_t.
+func (s *solver) schweitzerStep(counts []int, queue, thr, g []float64) (float64, error) {
+	nw := s.nw
+	T, L := nw.types(), nw.stations
+	total, arrival := s.total, s.arrive
+	s.state(counts, queue, thr, total)
+	if s.o.arg.fixedPoint() {
+		copy(s.x, thr)
+		s.currentArgs(counts, s.arg)
+	}
+	for t, c := range counts {
+		copy(arrival, total)
+		share := 1 / float64(c)
+		for l := 0; l < L; l++ {
+			S := nw.demand[t*L+l]
+			n, rho := queue[t*L+l]*share, thr[t]*S*share
+			a := arrival[l*aggPerStation : (l+1)*aggPerStation]
+			a[aggN] -= n
+			a[aggSN] -= S * n
+			a[aggSRho] -= S * rho
+			a[aggRho] -= rho
 		}
-		for t, c := range counts {
-			copy(arrival, total)
-			share := 1 / float64(c)
-			for l := 0; l < L; l++ {
-				S := nw.demand[t*L+l]
-				n, rho := queue[t*L+l]*share, thr[t]*S*share
-				a := arrival[l*aggPerStation : (l+1)*aggPerStation]
-				a[aggN] -= n
-				a[aggSN] -= S * n
-				a[aggSRho] -= S * rho
-				a[aggRho] -= rho
-			}
-			arrival[aggPerStation*L+t] = thr[t] * float64(c-1) * share
-			if !s.o.arg.fixedPoint() {
-				s.arrivalArgs(t, arrival)
-			}
-			s.x[t] = float64(c) / s.respond(t, arrival, s.arg[t*L:(t+1)*L])
+		arrival[aggPerStation*L+t] = thr[t] * float64(c-1) * share
+		if !s.o.arg.fixedPoint() {
+			s.arrivalArgs(t, arrival)
 		}
-		if s.err != nil {
-			return it, s.err
-		}
-		res := 0.0
-		for t, c := range counts {
-			for l := 0; l < L; l++ {
-				i := t*L + l
-				res = math.Max(res, math.Abs(s.x[t]*s.resp[i]-queue[i])/float64(c))
-			}
-		}
-		if res <= s.o.tol {
-			return it, nil
-		}
-		if it >= s.o.maxIter {
-			return it, fmt.Errorf("mva: Bard–Schweitzer at population %v: no convergence after %d iterations (residual %.3g)", counts, it, res)
-		}
-		alpha := damp.step(res)
-		for t := range counts {
-			thr[t] += alpha * (s.x[t] - thr[t])
-			for l := 0; l < L; l++ {
-				i := t*L + l
-				queue[i] += alpha * (s.x[t]*s.resp[i] - queue[i])
-			}
+		s.x[t] = float64(c) / s.respond(t, arrival, s.arg[t*L:(t+1)*L])
+	}
+	if s.err != nil {
+		return math.Inf(1), s.err
+	}
+	res := 0.0
+	for t, c := range counts {
+		g[T*L+t] = s.x[t]
+		for l := 0; l < L; l++ {
+			i := t*L + l
+			g[i] = s.x[t] * s.resp[i]
+			res = math.Max(res, math.Abs(g[i]-queue[i])/float64(c))
 		}
 	}
+	return res, nil
 }
 
 // state writes the aggregates of queue lengths queue and throughputs thr.
