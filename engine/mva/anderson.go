@@ -55,12 +55,18 @@ func newAnderson(p int) *anderson {
 	depth := min(p, maxDepth)
 	a := &anderson{p: p, depth: depth, r: make([]float64, depth*depth),
 		col: make([]int, depth), coef: make([]float64, depth)}
+	buf := make([]float64, (8+3*depth)*p) // one allocation for every vector
+	next := func() []float64 {
+		v := buf[:p:p]
+		buf = buf[p:]
+		return v
+	}
 	for _, v := range []*[]float64{&a.z, &a.g, &a.f, &a.gOld, &a.fOld, &a.bestZ, &a.bestG, &a.bestF} {
-		*v = make([]float64, p)
+		*v = next()
 	}
 	a.dF, a.dG, a.q = make([][]float64, depth), make([][]float64, depth), make([][]float64, depth)
 	for i := range depth {
-		a.dF[i], a.dG[i], a.q[i] = make([]float64, p), make([]float64, p), make([]float64, p)
+		a.dF[i], a.dG[i], a.q[i] = next(), next(), next()
 	}
 	return a
 }
