@@ -30,6 +30,8 @@ type solver struct {
 	fb      fixedBuf  // hybrid fixed-point scratch
 	bs      *anderson // Bard–Schweitzer buffers (nil until used)
 	bsCount []int     // [t] population of the solution in bs.z
+	bsQ     []float64 // [t*L+l] Bard–Schweitzer queue lengths, jobs
+	bsX     []float64 // [t] Bard–Schweitzer throughputs, jobs/s
 	total   []float64 // Bard–Schweitzer scratch state (stride)
 	arrive  []float64 // Bard–Schweitzer scratch arrival state (stride)
 	evals   int       // hybrid fixed-point evaluations so far (tests)

@@ -20,34 +20,30 @@ func (s *solver) schweitzer(counts []int, warm bool) (int, error) {
 	T, L := nw.types(), nw.stations
 	if s.bs == nil {
 		s.bs = newAnderson(T*L + T)
-		s.bsCount = make([]int, T)
 		s.bs.nonneg = true
+		s.bsCount = make([]int, T)
+		s.bsQ, s.bsX = make([]float64, T*L), make([]float64, T)
 		s.total, s.arrive = make([]float64, s.stride), make([]float64, s.stride)
 	}
 	a := s.bs
 	a.n, a.head = 0, 0
 	for t, c := range counts {
 		if warm && s.bsCount[t] > 0 {
-			f := float64(c) / float64(s.bsCount[t])
-			for l := 0; l < L; l++ {
-				a.z[t*L+l] *= f
-			}
 			s.bsCount[t] = c
-			continue
+			continue // per-customer unknowns: keep the previous solution
 		}
 		s.bsCount[t] = c
 		cycle := 0.0
 		for l := 0; l < L; l++ {
 			cycle += nw.demand[t*L+l]
 		}
-		thr := float64(c) / cycle
-		a.z[T*L+t] = thr
+		a.z[T*L+t] = 1 / cycle
 		for l := 0; l < L; l++ {
-			a.z[t*L+l] = thr * nw.demand[t*L+l]
+			a.z[t*L+l] = nw.demand[t*L+l] / cycle
 		}
 	}
 	it, res, err := a.solve(s.o.damping, 1, s.o.tol, s.o.maxIter, func(z, g []float64) (float64, error) {
-		return s.schweitzerStep(counts, z[:T*L], z[T*L:], g)
+		return s.schweitzerStep(counts, z, g)
 	})
 	if err == errNoConvergence {
 		return it, fmt.Errorf("mva: Bard–Schweitzer at population %v: no convergence after %d iterations (residual %.3g)", counts, it, res)
@@ -55,15 +51,23 @@ func (s *solver) schweitzer(counts []int, warm bool) (int, error) {
 	return it, err
 }
 
-// schweitzerStep evaluates the Bard–Schweitzer map at queue lengths queue
-// ([t*L+l], jobs) and throughputs thr ([t], jobs/s): it leaves the implied
-// response times and throughputs in s.resp and s.x, writes the implied
-// queue lengths X_t·T_t^l and throughputs into g (same layout as
-// queue ++ thr), and returns max |X_t·T_t^l − N_t^l| / c_t.
-func (s *solver) schweitzerStep(counts []int, queue, thr, g []float64) (float64, error) {
+// schweitzerStep evaluates the Bard–Schweitzer map at the per-customer
+// unknowns z: queue lengths N_t^l/c_t at [t*L+l] (jobs) and throughputs
+// X_t/c_t at [T*L+t] (1/s). It leaves the implied response times and
+// throughputs in s.resp and s.x, writes the implied unknowns into g (same
+// layout), and returns max |X_t·T_t^l − N_t^l| / c_t.
+func (s *solver) schweitzerStep(counts []int, z, g []float64) (float64, error) {
 	nw := s.nw
 	T, L := nw.types(), nw.stations
 	total, arrival := s.total, s.arrive
+	queue, thr := s.bsQ, s.bsX
+	for t, c := range counts {
+		f := float64(c)
+		thr[t] = z[T*L+t] * f
+		for l := 0; l < L; l++ {
+			queue[t*L+l] = z[t*L+l] * f
+		}
+	}
 	s.state(counts, queue, thr, total)
 	if s.o.arg.fixedPoint() {
 		copy(s.x, thr)
@@ -92,11 +96,13 @@ func (s *solver) schweitzerStep(counts []int, queue, thr, g []float64) (float64,
 	}
 	res := 0.0
 	for t, c := range counts {
-		g[T*L+t] = s.x[t]
+		f := float64(c)
+		g[T*L+t] = s.x[t] / f
 		for l := 0; l < L; l++ {
 			i := t*L + l
-			g[i] = s.x[t] * s.resp[i]
-			res = math.Max(res, math.Abs(g[i]-queue[i])/float64(c))
+			n := s.x[t] * s.resp[i]
+			g[i] = n / f
+			res = math.Max(res, math.Abs(n-queue[i])/f)
 		}
 	}
 	return res, nil
