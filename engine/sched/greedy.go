@@ -129,9 +129,21 @@ func (g *greedy) fill(jobs []JobState, alloc []int, free int) int {
 			if finite {
 				thr = g.c[i] / smin
 			}
-			v := cv.firstAbove(alloc[i]+1, alloc[i]+min(free, bestWOr(bestW, free)), thr)
-			if v < 0 {
+			// cv.firstAbove(lo, hi, thr) with its common exits inline
+			// (it is too large for the compiler to inline).
+			lo, hi := alloc[i]+1, alloc[i]+min(free, bestWOr(bestW, free))
+			var v int
+			switch {
+			case lo > hi || cv.maxX <= thr:
 				continue
+			case cv.monotone && cv.x[lo] > thr:
+				v = lo
+			case cv.monotone && cv.x[hi] <= thr:
+				continue
+			default:
+				if v = cv.firstAbove(lo, hi, thr); v < 0 {
+					continue
+				}
 			}
 			w, s := v-alloc[i], g.c[i]/cv.x[v]
 			if best < 0 || w < bestW || (w == bestW && s < bestS) {
