@@ -77,13 +77,14 @@
 //   - M-16. Phases.WithServers assumes a uniform parameter split and
 //     synchronous server completions, as §VII states.
 //
-// Fixed points use Options.Damping (default 0.5 for the hybrid fixed point,
-// 1 for BardSchweitzer) and return an error after MaxIterations.
-// BardSchweitzer halves the damping after 50 iterations without a new
-// minimum residual. The hybrid fixed point is accelerated by Anderson
-// mixing over the g arguments of the HybridLink stations (a multi-secant
-// step, warm-started from the previous population vector), with the
-// damped iteration as its fallback; it stops at the same residual
-// tolerance. Classes of
+// Fixed points (the hybrid fixed point over the g arguments of the
+// HybridLink stations, and BardSchweitzer over per-customer queue lengths
+// and throughputs) take safeguarded Anderson mixing steps (multi-secant)
+// with mixing factor Options.Damping (default 0.5 for the hybrid fixed
+// point, 1 for BardSchweitzer), fall back to the damped iteration when the
+// steps stall, and return an error after MaxIterations. The hybrid fixed
+// point starts from the previously solved population vector's solution,
+// Curve's Bard–Schweitzer from the solution with K−1 workers. They stop at
+// the same residual tolerance as the plain iteration. Classes of
 // population 0 report zero throughput, response time and queue length.
 package mva

@@ -77,13 +77,13 @@ type Options struct {
 	// MaxIterations caps every fixed point; hitting it is an error.
 	// Zero means 100000.
 	MaxIterations int
-	// Damping is the fraction of the new iterate mixed into the old one,
-	// in (0, 1]. Zero means 1 (the classic undamped iteration) for
-	// BardSchweitzer and 0.5 for the hybrid fixed point. BardSchweitzer
-	// halves it whenever the residual has not reached a new minimum for 50
-	// iterations. The hybrid fixed point uses it as the mixing factor of
-	// its Anderson steps and, if those stall, falls back to the damped
-	// iteration with this halving rule.
+	// Damping is the mixing factor of every fixed point, in (0, 1]: the
+	// fraction of the new iterate mixed into the old one. Zero means 1 for
+	// BardSchweitzer and 0.5 for the hybrid fixed point. Both iterations
+	// take Anderson (multi-secant) steps with this factor; if those stall
+	// they fall back to the plain damped iteration, which halves the
+	// factor whenever the residual has not reached a new minimum for 50
+	// iterations.
 	Damping float64
 	// MaxVectors caps the number of population vectors Π_t (n_t+1) that
 	// the Recursive method may visit; larger models return an error

@@ -9,11 +9,10 @@ import (
 // point: the arrival state of a type-t customer is the current state with
 // one t customer's share removed, N_t(n−e_t) ≈ ((c_t−1)/c_t)·N_t(n), and
 // likewise for the utilizations of Eq. 2 and the g argument of Eq. 3.
-// Fixed-point g arguments use the current iterate. The unknowns (queue
-// lengths N_t^l and throughputs X_t) are iterated by the safeguarded
-// Anderson mixing of anderson.go, from the no-contention state, or with
-// warm from the previous call's solution with each type's queue lengths
-// scaled to its new population (Curve: K−1 → K workers). On return s.resp
+// Fixed-point g arguments use the current iterate. The per-customer
+// unknowns N_t^l/c_t and X_t/c_t are iterated by the safeguarded Anderson
+// mixing of anderson.go, from the no-contention state, or with warm from
+// the previous call's solution (Curve: K−1 → K workers). On return s.resp
 // and s.x hold the solution; it returns the number of iterations.
 func (s *solver) schweitzer(counts []int, warm bool) (int, error) {
 	nw := s.nw
