@@ -6,42 +6,57 @@ import (
 	"testing"
 )
 
-// (a) Homogeneous hybrid MVA, K = 1..1000 in one Curve call (target < 1 ms).
+// allVariants lists every Variant, for benchmarks and tests.
+var allVariants = []Variant{Exact, Approximate, Hybrid, HybridPerClass, HybridFixedPoint, Schweitzer}
+
+// (a) Homogeneous MVA, K = 1..1000 in one Curve call, every variant
+// (issue #16 target: < 1 ms each).
 func BenchmarkCurveHybrid1000(b *testing.B) {
-	for _, v := range []Variant{Exact, Hybrid, HybridFixedPoint} {
+	for _, v := range allVariants {
 		b.Run(v.String(), func(b *testing.B) {
 			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := Curve(fig7, 1000, 1, v); err != nil {
-					b.Fatal(err)
+			reportCPU(b, func() {
+				for b.Loop() {
+					if _, err := Curve(fig7, 1000, 1, v); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
+			})
 		})
 	}
 }
 
-// (b) Exact MVA with 16 distinct worker classes of population 1 each
-// (2^16 = 65,536 population vectors) × 4 stations (target < 1 s).
-func BenchmarkSolve16DistinctClasses(b *testing.B) {
+// sixteenWorkers is the Fig. 6 network of variant v with 16 distinct worker
+// classes of population 1 each (2^16 = 65,536 population vectors for the
+// recursive variants) × 4 stations, demands in seconds.
+func sixteenWorkers(v Variant) (Model, Options) {
 	rng := rand.New(rand.NewPCG(16, 4))
-	m := Model{Stations: stationsFor(PS)}
+	link, opt, err := v.setup(Options{})
+	if err != nil {
+		panic(err)
+	}
+	m := Model{Stations: stationsFor(link)}
 	for k := 0; k < 16; k++ {
 		m.Classes = append(m.Classes, Class{Name: fmt.Sprint(k), Population: 1, Demands: []float64{
 			0.02 + 0.02*rng.Float64(), 0.05 + 0.05*rng.Float64(), 0.01 + 0.01*rng.Float64(), 0.05 + 0.05*rng.Float64()}})
 	}
-	for _, tc := range []struct {
-		name string
-		link Kind
-		opt  Options
-	}{{"Exact", PS, Options{}}, {"HybridFixedPoint", HybridLink, Options{Argument: TotalFixedPoint}}} {
-		b.Run(tc.name, func(b *testing.B) {
-			m.Stations[UplinkStation].Kind, m.Stations[DownlinkStation].Kind = tc.link, tc.link
+	return m, opt
+}
+
+// (b) The 16-class exact-size solve, every variant (issue #16 target:
+// < 1 s each).
+func BenchmarkSolve16DistinctClasses(b *testing.B) {
+	for _, v := range allVariants {
+		b.Run(v.String(), func(b *testing.B) {
+			m, opt := sixteenWorkers(v)
 			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := Solve(m, tc.opt); err != nil {
-					b.Fatal(err)
+			reportCPU(b, func() {
+				for b.Loop() {
+					if _, err := Solve(m, opt); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
+			})
 		})
 	}
 }

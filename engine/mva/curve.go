@@ -55,7 +55,7 @@ func CurveWith(p Phases, maxWorkers, servers int, v Variant, opt Options) ([]flo
 		counts := []int{0}
 		for k := 1; k <= maxWorkers; k++ {
 			counts[0] = k
-			if _, err := s.schweitzer(counts); err != nil {
+			if _, err := s.schweitzer(counts, k > 1); err != nil {
 				return nil, err
 			}
 			out[k-1] = s.x[0]

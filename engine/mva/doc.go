@@ -55,8 +55,8 @@
 //     Fig. 7 inputs). The stated intent, γ close to 1 "under heavy load", is
 //     about the link. Default (TotalAtArrival, Variant Hybrid): total link
 //     utilization Σ_j ρ_j^l(n−e_k), the state seen at arrival, which is not
-//     circular. Options: TotalFixedPoint (Σ_j ρ_j^l(n) by a damped fixed
-//     point), ClassFixedPoint (ρ_k^l(n), Eq. 3 as printed) and
+//     circular. Options: TotalFixedPoint (Σ_j ρ_j^l(n) by a fixed point),
+//     ClassFixedPoint (ρ_k^l(n), Eq. 3 as printed) and
 //     ClassAtArrival. The variants give different numbers; all four
 //     CATALOGUE §A.4 Fig. 7 rows (exact, approximate, hybrid at n−1,
 //     hybrid fixed point) are reproduced to 1e-3 by the tests.
@@ -77,8 +77,14 @@
 //   - M-16. Phases.WithServers assumes a uniform parameter split and
 //     synchronous server completions, as §VII states.
 //
-// Fixed points use Options.Damping (default 0.5 for the hybrid fixed point,
-// 1 for BardSchweitzer), halve it after 50 iterations without a new
-// minimum residual, and return an error after MaxIterations. Classes of
+// Fixed points (the hybrid fixed point over the g arguments of the
+// HybridLink stations, and BardSchweitzer over per-customer queue lengths
+// and throughputs) take safeguarded Anderson mixing steps (multi-secant)
+// with mixing factor Options.Damping (default 0.5 for the hybrid fixed
+// point, 1 for BardSchweitzer), fall back to the damped iteration when the
+// steps stall, and return an error after MaxIterations. The hybrid fixed
+// point starts from the previously solved population vector's solution,
+// Curve's Bard–Schweitzer from the solution with K−1 workers. They stop at
+// the same residual tolerance as the plain iteration. Classes of
 // population 0 report zero throughput, response time and queue length.
 package mva

@@ -25,20 +25,39 @@ type solver struct {
 	resp    []float64 // [t*L+l] response time at the current vector, seconds
 	x       []float64 // [t] throughput at the current vector, jobs/s
 	arg     []float64 // [t*L+l] argument of g
-	argNext []float64 // [t*L+l] next fixed-point argument
+	hyb     []int     // indices of the HybridLink stations
+	aa      *anderson // hybrid fixed-point buffers (nil unless needed)
+	fb      fixedBuf  // hybrid fixed-point scratch
+	bs      *anderson // Bard–Schweitzer buffers (nil until used)
+	bsCount []int     // [t] population of the solution in bs.z
+	bsQ     []float64 // [t*L+l] Bard–Schweitzer queue lengths, jobs
+	bsX     []float64 // [t] Bard–Schweitzer throughputs, jobs/s
+	total   []float64 // Bard–Schweitzer scratch state (stride)
+	arrive  []float64 // Bard–Schweitzer scratch arrival state (stride)
+	evals   int       // hybrid fixed-point evaluations so far (tests)
 	err     error
 }
 
 func newSolver(nw *network, o resolved) *solver {
 	T, L := nw.types(), nw.stations
-	return &solver{
+	s := &solver{
 		nw: nw, o: o,
-		stride:  aggPerStation*L + T,
-		resp:    make([]float64, T*L),
-		x:       make([]float64, T),
-		arg:     make([]float64, T*L),
-		argNext: make([]float64, T*L),
+		stride: aggPerStation*L + T,
+		resp:   make([]float64, T*L),
+		x:      make([]float64, T),
+		arg:    make([]float64, T*L),
 	}
+	if !nw.anyHybrid || !o.arg.fixedPoint() {
+		return s
+	}
+	for l, k := range nw.kinds {
+		if k == HybridLink {
+			s.hyb = append(s.hyb, l)
+		}
+	}
+	s.aa = newAnderson(len(s.hyb))
+	s.fb = newFixedBuf(T, len(s.hyb))
+	return s
 }
 
 // gamma is g(ρ) clamped to [0, 1]; a NaN result is recorded as an error.
@@ -161,40 +180,6 @@ func (s *solver) vector(counts []int, prev [][]float64, out []float64) error {
 	}
 	s.aggregate(counts, out)
 	return nil
-}
-
-// fixedPoint solves Eq. 3 with γ evaluated at the current population by
-// damped iteration on the g arguments, starting from the arguments of the
-// previously solved vector (zero for the first). With one class type every
-// argument is increasing in the type's throughput X while X is decreasing
-// in every γ, so the fixed point is unique and the start only affects the
-// iteration count; with several types uniqueness is not proven.
-func (s *solver) fixedPoint(counts []int, prev [][]float64) error {
-	L := s.nw.stations
-	damp := newDamper(s.o.damping, defaultHybridDamping)
-	for it := 1; ; it++ {
-		for t, c := range counts {
-			s.x[t] = 0
-			if c > 0 {
-				s.x[t] = float64(c) / s.respond(t, prev[t], s.arg[t*L:(t+1)*L])
-			}
-		}
-		s.currentArgs(counts, s.argNext)
-		res := 0.0
-		for i, v := range s.argNext {
-			res = math.Max(res, math.Abs(v-s.arg[i]))
-		}
-		if res <= s.o.tol {
-			return nil
-		}
-		if it >= s.o.maxIter {
-			return fmt.Errorf("mva: hybrid fixed point at population %v: no convergence after %d iterations (residual %.3g)", counts, it, res)
-		}
-		alpha := damp.step(res)
-		for i, v := range s.argNext {
-			s.arg[i] += alpha * (v - s.arg[i])
-		}
-	}
 }
 
 // aggregate writes the state of the current vector (s.resp, s.x) to out.

@@ -30,10 +30,12 @@ const (
 	// i.e. the state an arriving class-k customer sees. Default.
 	TotalAtArrival Argument = iota
 	// TotalFixedPoint uses the total station utilization Σ_j ρ_j^l(n) at
-	// the current population, found by a damped fixed point at each n.
+	// the current population, found at each n by a fixed-point iteration
+	// accelerated with Anderson mixing (see Options.Damping).
 	TotalFixedPoint
 	// ClassFixedPoint uses the per-class utilization ρ_k^l(n) of Eq. 3 as
-	// printed, found by a damped fixed point at each n.
+	// printed, found at each n like TotalFixedPoint, one class type at a
+	// time.
 	ClassFixedPoint
 	// ClassAtArrival uses the per-class utilization ρ_k^l(n−e_k). For a
 	// class of population 1 this is always 0, so the station behaves as
@@ -75,10 +77,13 @@ type Options struct {
 	// MaxIterations caps every fixed point; hitting it is an error.
 	// Zero means 100000.
 	MaxIterations int
-	// Damping is the fraction of the new iterate mixed into the old one,
-	// in (0, 1]. It is halved whenever the residual has not reached a new
-	// minimum for 50 iterations. Zero means 1 (the classic undamped
-	// iteration) for BardSchweitzer and 0.5 for the hybrid fixed point.
+	// Damping is the mixing factor of every fixed point, in (0, 1]: the
+	// fraction of the new iterate mixed into the old one. Zero means 1 for
+	// BardSchweitzer and 0.5 for the hybrid fixed point. Both iterations
+	// take Anderson (multi-secant) steps with this factor; if those stall
+	// they fall back to the plain damped iteration, which halves the
+	// factor whenever the residual has not reached a new minimum for 50
+	// iterations.
 	Damping float64
 	// MaxVectors caps the number of population vectors Π_t (n_t+1) that
 	// the Recursive method may visit; larger models return an error

@@ -66,7 +66,7 @@ const (
 	// ρ_k(n), as printed, solved as a fixed point at each n.
 	HybridPerClass
 	// HybridFixedPoint is Eq. 3–4 with g on the total link utilization
-	// ρ(n), solved as a damped fixed point at each n.
+	// ρ(n), solved as a fixed point at each n.
 	HybridFixedPoint
 	// Schweitzer is the Exact network solved with Bard–Schweitzer
 	// approximate MVA, one fixed point per worker count.

@@ -16,7 +16,7 @@ func Solve(m Model, opt Options) (Result, error) {
 	s := newSolver(nw, o)
 	iterations := 0
 	if o.method == BardSchweitzer {
-		iterations, err = s.schweitzer(nw.count)
+		iterations, err = s.schweitzer(nw.count, false)
 	} else {
 		err = s.recursive(nil)
 	}

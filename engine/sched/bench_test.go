@@ -22,12 +22,14 @@ func benchRun(b *testing.B, p Policy, load float64) {
 	wl := tableIIIWith(b, 100)
 	cfg := Config{Nodes: 100, Workload: wl, Policy: p, Load: load, MaxJobs: 100_000, MinJobs: 1_000_000}
 	b.ReportAllocs()
-	for b.Loop() {
-		r, err := Run(cfg, rand.New(rand.NewPCG(1, 2)))
-		if err != nil || r.Arrived != 100_000 {
-			b.Fatal(err, r.Arrived)
+	reportCPU(b, func() {
+		for b.Loop() {
+			r, err := Run(cfg, rand.New(rand.NewPCG(1, 2)))
+			if err != nil || r.Arrived != 100_000 {
+				b.Fatal(err, r.Arrived)
+			}
 		}
-	}
+	})
 }
 
 // BenchmarkHELLAllocate is one HELL+filling decision for 40 jobs on 100

@@ -95,7 +95,15 @@ func (c *curve) firstAbove(lo, hi int, thr float64) int {
 		return -1
 	}
 	if c.monotone {
-		l, h := lo, hi+1 // invariant: answer in [l, h], h = none
+		// The two ends first: in the Eq. (5) filling most searches end
+		// there (one more node suffices, or the window cannot qualify).
+		if c.x[lo] > thr {
+			return lo
+		}
+		if c.x[hi] <= thr {
+			return -1
+		}
+		l, h := lo+1, hi // invariant: answer in [l, h]
 		for l < h {
 			m := int(uint(l+h) >> 1)
 			if c.x[m] > thr {
@@ -103,9 +111,6 @@ func (c *curve) firstAbove(lo, hi int, thr float64) int {
 			} else {
 				l = m + 1
 			}
-		}
-		if l > hi {
-			return -1
 		}
 		return l
 	}

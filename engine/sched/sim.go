@@ -71,10 +71,18 @@ type sim struct {
 	alloc   []int
 	busy    int
 
-	areaN, areaBusy float64   // ∫N dt, ∫busy dt up to now
-	done            []int     // job IDs in completion order
-	tDone, cumN     []float64 // time and ∫N dt at each completion
-	cumBusy         []float64 // ∫busy dt at each completion
+	areaN, areaBusy float64             // ∫N dt, ∫busy dt up to now
+	jobs            chunked[Job]        // records of s.arrived jobs, by ID
+	done            chunked[completion] // completions in order
+	progress        []float64           // unused tail of the Job.Progress slab
+}
+
+// completion records one departure.
+type completion struct {
+	id      int     // job ID
+	t       float64 // time, seconds
+	cumN    float64 // ∫N dt up to t, job-seconds
+	cumBusy float64 // ∫busy dt up to t, node-seconds
 }
 
 func (s *sim) loop() error {
@@ -93,8 +101,8 @@ func (s *sim) loop() error {
 			s.advance(s.now + dtDep)
 			s.active[dep].Remaining = 0
 			s.complete()
-			if !s.trace && len(s.done) >= nextCheck {
-				nextCheck = len(s.done) + max(len(s.done)/10, 100)
+			if !s.trace && s.done.len() >= nextCheck {
+				nextCheck = s.done.len() + max(s.done.len()/10, 100)
 				if s.converged() {
 					s.res.Reason = fmt.Sprintf("95%% CI within %g of the mean", s.cfg.Precision)
 					return nil
@@ -159,7 +167,7 @@ func (s *sim) advance(t float64) {
 					break
 				}
 				at := math.Min(s.now+math.Max(before-target, 0)/r, t)
-				s.res.Jobs[j.ID].Progress[s.prog[i]] = at
+				s.jobs.at(j.ID).Progress[s.prog[i]] = at
 				s.prog[i]++
 			}
 		}
@@ -170,14 +178,18 @@ func (s *sim) advance(t float64) {
 func (s *sim) admit(a Arrival) {
 	id := s.arrived
 	s.arrived++
-	job := Job{ID: id, Type: a.Type, Size: a.Examples, Arrival: a.Time, Start: -1, End: -1}
-	if len(s.cfg.Progress) > 0 {
-		job.Progress = make([]float64, len(s.cfg.Progress))
+	job := s.jobs.add() // zeroed: set fields one by one, no pointer writes
+	job.ID, job.Type, job.Size, job.Arrival, job.Start, job.End = id, a.Type, a.Examples, a.Time, -1, -1
+	if P := len(s.cfg.Progress); P > 0 {
+		if len(s.progress) < P {
+			s.progress = make([]float64, P<<chunkBits)
+		}
+		job.Progress = s.progress[:P:P]
+		s.progress = s.progress[P:]
 		for k := range job.Progress {
 			job.Progress[k] = -1
 		}
 	}
-	s.res.Jobs = append(s.res.Jobs, job)
 	s.active = append(s.active, JobState{ID: id, Type: a.Type, Arrival: a.Time, Size: a.Examples, Remaining: a.Examples})
 	s.rate = append(s.rate, 0)
 	s.prog = append(s.prog, 0)
@@ -186,13 +198,16 @@ func (s *sim) admit(a Arrival) {
 // complete removes every job whose remaining size is (numerically) zero.
 func (s *sim) complete() {
 	k := 0
-	for i, j := range s.active {
+	for i := range s.active {
+		j := &s.active[i]
 		if j.Remaining > doneTol*j.Size {
-			s.active[k], s.rate[k], s.prog[k] = j, s.rate[i], s.prog[i]
+			if k != i {
+				s.active[k], s.rate[k], s.prog[k] = *j, s.rate[i], s.prog[i]
+			}
 			k++
 			continue
 		}
-		rec := &s.res.Jobs[j.ID]
+		rec := s.jobs.at(j.ID)
 		rec.End, rec.Done = s.now, true
 		for p := s.prog[i]; p < len(rec.Progress); p++ {
 			rec.Progress[p] = s.now
@@ -201,10 +216,7 @@ func (s *sim) complete() {
 			rec.Nodes = append(rec.Nodes, Change{Time: s.now, Nodes: 0})
 		}
 		s.busy -= j.Nodes
-		s.done = append(s.done, j.ID)
-		s.tDone = append(s.tDone, s.now)
-		s.cumN = append(s.cumN, s.areaN)
-		s.cumBusy = append(s.cumBusy, s.areaBusy)
+		*s.done.add() = completion{id: j.ID, t: s.now, cumN: s.areaN, cumBusy: s.areaBusy}
 	}
 	s.active, s.rate, s.prog = s.active[:k], s.rate[:k], s.prog[:k]
 }
@@ -229,7 +241,7 @@ func (s *sim) reallocate() error {
 		if w == j.Nodes {
 			continue
 		}
-		rec := &s.res.Jobs[j.ID]
+		rec := s.jobs.at(j.ID)
 		if rec.Start < 0 && w > 0 {
 			rec.Start = s.now
 		}

@@ -3,8 +3,14 @@ package sched
 import (
 	"math"
 
+	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
+
+// The statistics here run once per stopping-rule check (every 10% of the
+// completions) and once per run, never per event, so gonum/stat fits; only
+// the standard error of the slope, which gonum/stat does not provide, is
+// written out.
 
 // batchMeans splits x into b equal consecutive batches (the first len(x) mod
 // b samples, the oldest, are dropped) and returns the batch means. It returns
@@ -17,11 +23,7 @@ func batchMeans(x []float64, b int) []float64 {
 	x = x[len(x)-m*b:]
 	out := make([]float64, b)
 	for k := range out {
-		s := 0.0
-		for _, v := range x[k*m : (k+1)*m] {
-			s += v
-		}
-		out[k] = s / float64(m)
+		out[k] = stat.Mean(x[k*m:(k+1)*m], nil)
 	}
 	return out
 }
@@ -30,29 +32,17 @@ func batchMeans(x []float64, b int) []float64 {
 // interval of the mean of the batch means bm (len(bm) ≥ 2).
 func ciHalfWidth(bm []float64) float64 {
 	n := float64(len(bm))
-	mean := 0.0
-	for _, v := range bm {
-		mean += v
-	}
-	mean /= n
-	ss := 0.0
-	for _, v := range bm {
-		ss += (v - mean) * (v - mean)
-	}
-	sd := math.Sqrt(ss / (n - 1))
+	sd := stat.StdDev(bm, nil)
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(0.975)
-	return t * sd / math.Sqrt(n)
+	return t * stat.StdErr(sd, n)
 }
 
+// mean is the sample mean of x, 0 for an empty x.
 func mean(x []float64) float64 {
 	if len(x) == 0 {
 		return 0
 	}
-	s := 0.0
-	for _, v := range x {
-		s += v
-	}
-	return s / float64(len(x))
+	return stat.Mean(x, nil)
 }
 
 // trendingUp reports whether the per-batch mean number of jobs in system n
@@ -70,20 +60,17 @@ func trendingUp(n []float64) bool {
 	if !(last > 1.5*first && last > first+1) {
 		return false
 	}
-	// Least squares n_b = a + s·b.
+	// Least squares n_b = a + s·b, and the standard error of s.
 	B := float64(len(n))
-	xm := (B - 1) / 2
-	ym := mean(n)
-	sxx, sxy := 0.0, 0.0
-	for b, v := range n {
-		dx := float64(b) - xm
-		sxx += dx * dx
-		sxy += dx * (v - ym)
+	xs := make([]float64, len(n))
+	for b := range xs {
+		xs[b] = float64(b)
 	}
-	s := sxy / sxx
+	a, s := stat.LinearRegression(xs, n, nil, false)
+	sxx := B * (B*B - 1) / 12 // Σ (b − xm)² over b = 0..B−1
 	res := 0.0
 	for b, v := range n {
-		r := v - ym - s*(float64(b)-xm)
+		r := v - a - s*float64(b)
 		res += r * r
 	}
 	se := math.Sqrt(res / (B - 2) / sxx)

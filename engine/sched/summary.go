@@ -5,10 +5,11 @@ import "fmt"
 // responses returns the post-warm-up response times (departure order) and
 // the number of completions discarded as warm-up.
 func (s *sim) responses() ([]float64, int) {
-	warm := int(s.cfg.Warmup * float64(len(s.done)))
-	r := make([]float64, 0, len(s.done)-warm)
-	for _, id := range s.done[warm:] {
-		j := &s.res.Jobs[id]
+	n := s.done.len()
+	warm := int(s.cfg.Warmup * float64(n))
+	r := make([]float64, 0, n-warm)
+	for i := warm; i < n; i++ {
+		j := s.jobs.at(s.done.at(i).id)
 		r = append(r, j.End-j.Arrival)
 	}
 	return r, warm
@@ -30,13 +31,15 @@ func (s *sim) converged() bool {
 func (s *sim) finish() {
 	res := &s.res
 	res.End = s.now
-	res.Arrived, res.Completed = s.arrived, len(s.done)
+	res.Arrived, res.Completed = s.arrived, s.done.len()
+	res.Jobs = s.jobs.flatten()
 	r, warm := s.responses()
 	res.Warmup = warm
 	res.ResponseTimes = r
 	t0, n0, b0 := 0.0, 0.0, 0.0
 	if warm > 0 {
-		t0, n0, b0 = s.tDone[warm-1], s.cumN[warm-1], s.cumBusy[warm-1]
+		c := s.done.at(warm - 1)
+		t0, n0, b0 = c.t, c.cumN, c.cumBusy
 	}
 	if span := s.now - t0; span > 0 {
 		res.MeanInSystem = (s.areaN - n0) / span
@@ -46,8 +49,8 @@ func (s *sim) finish() {
 		res.MeanProgressTime = make([]float64, len(s.cfg.Progress))
 		for k := range res.MeanProgressTime {
 			sum := 0.0
-			for _, id := range s.done[warm:] {
-				j := &res.Jobs[id]
+			for i := warm; i < s.done.len(); i++ {
+				j := s.jobs.at(s.done.at(i).id)
 				sum += j.Progress[k] - j.Arrival
 			}
 			if len(r) > 0 {
@@ -61,7 +64,7 @@ func (s *sim) finish() {
 	res.MeanResponse = mean(r)
 	if bm := batchMeans(r, s.cfg.Batches); bm != nil {
 		res.HalfWidth = ciHalfWidth(bm)
-		res.Converged = !s.trace && len(s.done) >= s.cfg.MinJobs && res.HalfWidth <= s.cfg.Precision*res.MeanResponse
+		res.Converged = !s.trace && s.done.len() >= s.cfg.MinJobs && res.HalfWidth <= s.cfg.Precision*res.MeanResponse
 	}
 	if !s.trace && !res.Converged && s.backlogGrows(warm) {
 		res.Unstable = true
@@ -74,7 +77,7 @@ func (s *sim) finish() {
 // and tests the time-average number in system per interval for an upward
 // trend (trendingUp).
 func (s *sim) backlogGrows(warm int) bool {
-	n := len(s.done) - warm
+	n := s.done.len() - warm
 	B := s.cfg.Batches
 	m := n / B
 	if m < 1 {
@@ -84,10 +87,11 @@ func (s *sim) backlogGrows(warm int) bool {
 		if k == 0 {
 			return 0, 0
 		}
-		return s.tDone[k-1], s.cumN[k-1]
+		c := s.done.at(k - 1)
+		return c.t, c.cumN
 	}
 	avg := make([]float64, B)
-	first := len(s.done) - m*B
+	first := s.done.len() - m*B
 	for b := range avg {
 		t0, a0 := at(first + b*m)
 		t1, a1 := at(first + (b+1)*m)
