@@ -182,21 +182,22 @@ func (s *sim) loop() {
 		now := max(best.key, s.now) // explicit clock (I-9)
 		s.st.advance(now)
 		s.now = now
-		var slot int32
 		if src == -1 {
-			if slot = s.compute.pop().slot; slot < 0 { // a receive-thread delay
+			if slot := s.compute.take().slot; slot < 0 { // a receive-thread delay
 				s.completeDelay(int(-slot - 1))
-				continue
+			} else {
+				s.complete(slot)
 			}
-		} else {
-			c := &s.classes[src]
-			e := c.h.pop()
-			c.sync(now)
-			c.v = e.key // exact, so chunks with equal tags finish together
-			c.dirty, s.anyDirty = true, true
-			slot = e.slot
+			s.compute.settle()
+			continue
 		}
-		s.complete(slot)
+		c := &s.classes[src]
+		e := c.h.take()
+		c.sync(now)
+		c.v = e.key // exact, so chunks with equal tags finish together
+		c.dirty, s.anyDirty = true, true
+		s.complete(e.slot)
+		c.h.settle()
 	}
 }
 
