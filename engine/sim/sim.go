@@ -84,6 +84,7 @@ type sim struct {
 	multiplex  bool
 	window     int64
 	stepsPerWk int
+	bar        *barrier // BSP barrier (Config.Sync); nil for ASP
 }
 
 func newSim(g *program, workers int) *sim {
@@ -130,6 +131,10 @@ func run(g *program, cfg *Config) (Result, error) {
 		return Result{}, fmt.Errorf("sim: Config.Workers: %d workers × %d ops is too large", cfg.Workers, g.nOps)
 	}
 	s := newSim(g, cfg.Workers)
+	var err error
+	if s.bar, err = newBarrier(cfg.Sync, cfg.Workers); err != nil {
+		return Result{}, err
+	}
 	s.onSpan = cfg.OnSpan
 	if cfg.Timeline != nil {
 		s.tl = newTimeline(cfg.Timeline, g, cfg.Workers)
@@ -372,6 +377,10 @@ func (s *sim) stepDone(w int) {
 	s.st.completion(w, s.now, s.now-ws.stepStart, last)
 	if last {
 		s.finished++
+		return
+	}
+	if s.bar != nil {
+		s.bar.arrive(s, w)
 		return
 	}
 	s.startStep(w)
