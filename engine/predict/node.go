@@ -136,10 +136,7 @@ func RunProfile(p *zoo.Profile, c Cluster, workers []int, models []Model) (*Pred
 		}
 		if out == nil {
 			out = pw
-			out.Workers = nil
-			for i := range out.Curves {
-				out.Curves[i].Throughput = nil
-			}
+			continue
 		}
 		out.Workers = append(out.Workers, w)
 		out.Sim = append(out.Sim, pw.Sim...)
