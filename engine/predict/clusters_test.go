@@ -1,7 +1,11 @@
 package predict
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -199,4 +203,44 @@ func TestClusterOptionsClosedForm(t *testing.T) {
 			tc.check(t)
 		})
 	}
+}
+
+// The timeline parses as Chrome JSON and no two complete events on one
+// track overlap, though receive-thread overheads do overlap in time.
+func TestTimelineNoOverlapOnATrack(t *testing.T) {
+	t.Parallel()
+	c := toyProfileCluster()
+	c.Alpha, c.Beta, c.Steps = 1e-8, 0.5, 4 // overheads longer than a transfer overlap
+	var b bytes.Buffer
+	require.NoError(t, Timeline(&b, twoLayers(), nil, c, 3))
+	var tr chromeTrace
+	require.NoError(t, json.Unmarshal(b.Bytes(), &tr))
+	type track struct{ pid, tid int }
+	byTrack := map[track][]chromeEvent{}
+	named := map[track]string{}
+	n := 0
+	for _, e := range tr.TraceEvents {
+		switch e.Ph {
+		case "X":
+			byTrack[track{e.Pid, e.Tid}] = append(byTrack[track{e.Pid, e.Tid}], e)
+			n++
+		case "M":
+			var a struct{ Name string }
+			require.NoError(t, json.Unmarshal(e.Args, &a))
+			named[track{e.Pid, e.Tid}] = a.Name
+		}
+	}
+	require.Greater(t, n, 50)
+	extra := 0
+	for k, ev := range byTrack {
+		require.NotEmpty(t, named[k], "track %v has a name", k)
+		sort.Slice(ev, func(a, b int) bool { return ev[a].Ts < ev[b].Ts })
+		for i := 1; i < len(ev); i++ {
+			require.LessOrEqual(t, ev[i-1].Ts+ev[i-1].Dur, ev[i].Ts+TimelineSlack, "track %v: %s overlaps %s", k, ev[i-1].Name, ev[i].Name)
+		}
+		if strings.Contains(named[k], " #") {
+			extra++
+		}
+	}
+	require.Positive(t, extra, "concurrent receive threads got tracks of their own")
 }

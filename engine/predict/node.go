@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"pslab/engine/trace"
 	"pslab/engine/zoo"
 )
 
@@ -95,28 +96,8 @@ func RunProfile(p *zoo.Profile, c Cluster, workers []int, models []Model) (*Pred
 	if err := checkWorkers(workers); err != nil {
 		return nil, err
 	}
-	gpus := max(c.GPUsPerNode, 1)
-	if c.GPUsPerNode < 0 {
-		return nil, fmt.Errorf("predict: %d GPUs per node, need ≥ 1", c.GPUsPerNode)
-	}
-	intra, batch, speed := c.IntraBandwidth, c.Batch, c.DeviceSpeed
-	if intra == 0 {
-		intra = DefaultIntraBandwidth
-	}
-	if batch == 0 {
-		batch = p.Batch
-	}
-	if speed == 0 {
-		speed = 1
-	}
-	node, err := NodeProfile(p, gpus, intra, batch, speed)
-	if err != nil {
-		return nil, err
-	}
-	nc := c
-	nc.Batch, nc.Reading, nc.GPUsPerNode = batch*gpus, OpReading, gpus
 	if !c.Colocate {
-		tr, err := nc.Synthesize(node)
+		tr, nc, node, err := c.nodeTrace(p, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -124,9 +105,7 @@ func RunProfile(p *zoo.Profile, c Cluster, workers []int, models []Model) (*Pred
 	}
 	var out *Prediction
 	for _, w := range workers {
-		wc := nc
-		wc.Servers, wc.Bandwidth = w, ColocatedBandwidth(c.Bandwidth, w)
-		tr, err := wc.Synthesize(node)
+		tr, wc, node, err := c.nodeTrace(p, w)
 		if err != nil {
 			return nil, err
 		}
@@ -147,4 +126,35 @@ func RunProfile(p *zoo.Profile, c Cluster, workers []int, models []Model) (*Pred
 	out.Workers, out.Bandwidth, out.Servers, out.Colocated, out.LinkBound = slices.Clone(workers), c.Bandwidth, 0, true, math.Inf(1)
 	out.Notes = append(out.Notes, "colocated: W PS shards, one per node, each NIC shared by its worker and its shard; modelled as W PSs at bandwidth B·W/(2(W−1)) (no network at W = 1)")
 	return out, nil
+}
+
+// nodeTrace returns the 1-worker trace RunProfile synthesizes from p for
+// W = workers nodes (workers matters only with c.Colocate), the cluster
+// it is run with and the node profile.
+func (c Cluster) nodeTrace(p *zoo.Profile, workers int) (*trace.Trace, Cluster, *zoo.Profile, error) {
+	gpus := max(c.GPUsPerNode, 1)
+	if c.GPUsPerNode < 0 {
+		return nil, c, nil, fmt.Errorf("predict: %d GPUs per node, need ≥ 1", c.GPUsPerNode)
+	}
+	intra, batch, speed := c.IntraBandwidth, c.Batch, c.DeviceSpeed
+	if intra == 0 {
+		intra = DefaultIntraBandwidth
+	}
+	if batch == 0 {
+		batch = p.Batch
+	}
+	if speed == 0 {
+		speed = 1
+	}
+	node, err := NodeProfile(p, gpus, intra, batch, speed)
+	if err != nil {
+		return nil, c, nil, err
+	}
+	nc := c
+	nc.Batch, nc.Reading, nc.GPUsPerNode = batch*gpus, OpReading, gpus
+	if c.Colocate {
+		nc.Servers, nc.Bandwidth = workers, ColocatedBandwidth(c.Bandwidth, workers)
+	}
+	tr, err := nc.Synthesize(node)
+	return tr, nc, node, err
 }
