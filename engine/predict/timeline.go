@@ -93,7 +93,9 @@ func splitTracks(in []byte, out io.Writer) error {
 	for k := range byTrack {
 		keys = append(keys, k)
 	}
-	sort.Slice(keys, func(a, b int) bool { return keys[a].pid < keys[b].pid || keys[a].pid == keys[b].pid && keys[a].tid < keys[b].tid })
+	sort.Slice(keys, func(a, b int) bool {
+		return keys[a].pid < keys[b].pid || keys[a].pid == keys[b].pid && keys[a].tid < keys[b].tid
+	})
 	var metas []chromeEvent
 	for _, k := range keys {
 		ev := byTrack[k]
