@@ -58,9 +58,8 @@ type Cluster struct {
 	// Sync is sim.ASP (the zero value) or sim.BSP; each model runs the
 	// mode it defines and is n/a in the other (Model.Defines).
 	Sync sim.Sync
-	// Reading is how the MVA phases are read from the 1-worker trace:
-	// TcpdumpReading (the zero value, icpe20 §1, for recorded traces) or
-	// OpReading (by op kind; RunProfile's).
+	// Reading is how the MVA phases are read from the 1-worker trace
+	// (AutoReading: OpReading in RunProfile, TcpdumpReading in Run).
 	Reading PhaseReading
 	// GPUsPerNode is G, the GPUs of one worker node (0 → 1): each computes
 	// Batch examples, the node sums their gradients over the intra-node
@@ -79,8 +78,12 @@ type Cluster struct {
 type PhaseReading uint8
 
 const (
-	// TcpdumpReading gives MVA Coarse.Phases (icpe20 §1's reading).
-	TcpdumpReading PhaseReading = iota
+	// AutoReading is OpReading for a per-layer profile (RunProfile) and
+	// TcpdumpReading for a recorded trace (Run).
+	AutoReading PhaseReading = iota
+	// TcpdumpReading gives MVA Coarse.Phases (icpe20 §1's reading, the one
+	// the icpe20-throughput and byo experiments reproduce).
+	TcpdumpReading
 	// OpReading gives MVA Coarse.OpPhases: compute, transfer time at the
 	// bandwidth, update ops.
 	OpReading
@@ -106,4 +109,17 @@ func (c Cluster) Synthesize(p *zoo.Profile) (*trace.Trace, error) {
 func (c Cluster) simConfig() sim.Config {
 	return sim.Config{Steps: c.Steps, Warmup: c.Warmup, Bandwidth: c.Bandwidth, OverheadOn: c.OverheadOn,
 		Link: c.Link, Batch: c.Batch, Seed: c.Seed, Sync: c.Sync}
+}
+
+// ParsePhaseReading parses "auto", "tcpdump" or "ops".
+func ParsePhaseReading(s string) (PhaseReading, error) {
+	switch s {
+	case "auto", "":
+		return AutoReading, nil
+	case "tcpdump":
+		return TcpdumpReading, nil
+	case "ops":
+		return OpReading, nil
+	}
+	return 0, fmt.Errorf("%q: want auto, tcpdump or ops", s)
 }

@@ -87,7 +87,8 @@ func ColocatedBandwidth(bw float64, workers int) float64 {
 // RunProfile predicts cluster c from the per-layer profile p: the node
 // profile (NodeProfile with c.GPUsPerNode GPUs of c.Batch examples each,
 // 0 → p.Batch) is synthesized into a 1-worker trace (Cluster.Synthesize)
-// and every model runs on it (Run, with OpReading and zhang). Throughput
+// and every model runs on it (Run, with zhang, and OpReading unless
+// c.Reading says otherwise). Throughput
 // is examples/s of the whole cluster; Prediction.Batch is the node batch.
 // With c.Colocate each W is synthesized apart with W PSs at
 // ColocatedBandwidth (the documented equivalent for every model; the
@@ -151,7 +152,10 @@ func (c Cluster) nodeTrace(p *zoo.Profile, workers int) (*trace.Trace, Cluster, 
 		return nil, c, nil, err
 	}
 	nc := c
-	nc.Batch, nc.Reading, nc.GPUsPerNode = batch*gpus, OpReading, gpus
+	nc.Batch, nc.GPUsPerNode = batch*gpus, gpus
+	if nc.Reading == AutoReading {
+		nc.Reading = OpReading
+	}
 	if c.Colocate {
 		nc.Servers, nc.Bandwidth = workers, ColocatedBandwidth(c.Bandwidth, workers)
 	}

@@ -209,7 +209,8 @@ func (p *Prediction) Why(m Model) string {
 //
 //   - Simulator: sim.Sweep at c's bandwidth, link, batch, steps, warm-up,
 //     seed and sync (BSP: sim's barrier mode).
-//   - MVA models (ASP): mva.Curve on FromTrace's phases (c.Reading) with
+//   - MVA models (ASP): mva.Curve on FromTrace's phases (c.Reading,
+//     AutoReading is TcpdumpReading here) with
 //     M PSs (mva.Phases.WithServers), times the batch. The tcpdump
 //     reading is of one PS link, so it is Unavailable with M > 1.
 //   - Cynthia: ASP, cynthia.ICPE from FromTrace's T_p, T_C and U_1 (with
@@ -219,7 +220,7 @@ func (p *Prediction) Why(m Model) string {
 //
 // The coarse models read their inputs from the trace as recorded, so they
 // describe the trace's own bandwidth: when c.Bandwidth differs from
-// tr.Meta.Bandwidth they are Unavailable (synthesize the profile at
+// tr.Meta.Bandwidth they are Unavailable, "trace at <its> Gbit/s" (synthesize the profile at
 // c.Bandwidth instead). A trace the coarse models cannot read (FromTrace's
 // errors) is an error when one of them is asked for.
 func Run(tr *trace.Trace, c Cluster, workers []int, models []Model) (*Prediction, error) {
@@ -241,6 +242,9 @@ func run(tr *trace.Trace, c Cluster, workers []int, models []Model, prof *zoo.Pr
 	}
 	if !(bw > 0) || math.IsInf(bw, 0) {
 		return nil, fmt.Errorf("predict: bandwidth %g bytes/s (trace records %g), need > 0", c.Bandwidth, tr.Meta.Bandwidth)
+	}
+	if c.Reading == AutoReading {
+		c.Reading = TcpdumpReading
 	}
 	p := &Prediction{Workers: workers, Batch: c.Batch, GPUs: max(c.GPUsPerNode, 1), Sync: c.Sync, Servers: max(tr.Meta.Servers, 1),
 		Bandwidth: bw, LinkBound: math.Inf(1), Models: models, Reading: c.Reading}
@@ -282,7 +286,7 @@ func run(tr *trace.Trace, c Cluster, workers []int, models []Model, prof *zoo.Pr
 			na("needs a per-layer profile")
 			continue
 		case !p.HasCoarse:
-			na("inputs read from the trace at %.4g Gbit/s, not %.4g Gbit/s", tr.Meta.Bandwidth*8/1e9, bw*8/1e9)
+			na("trace at %.4g Gbit/s", tr.Meta.Bandwidth*8/1e9)
 			continue
 		case isMVA && p.Servers > 1 && c.Reading == TcpdumpReading:
 			na("tcpdump phases are of one PS; the trace has %d", p.Servers)

@@ -105,7 +105,7 @@ func TestRunRecordedTraceAtOtherBandwidthAndTwoPS(t *testing.T) {
 	require.Len(t, p.Curves, 1)
 	require.Equal(t, Simulator, p.Curves[0].Model)
 	require.Len(t, p.Unavailable, 5)
-	require.Contains(t, p.Why(MVAExact), "at 1 Gbit/s, not 10 Gbit/s")
+	require.Contains(t, p.Why(MVAExact), "trace at 1 Gbit/s")
 	require.Equal(t, "bsp only", p.Why(Zhang))
 	require.InDelta(t, 10*32*125e6/30e6, p.LinkBound, 1e-6)
 	slow, err := Run(tr, c, []int{1, 2}, []Model{Simulator})

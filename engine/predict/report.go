@@ -114,12 +114,12 @@ func (r *Report) WriteText(w io.Writer) error {
 		for _, n := range p.Notes {
 			fmt.Fprintf(w, "note: %s\n", n)
 		}
-		if err := r.writeTable(w, p, k == 0, measured, 1); err != nil {
+		if err := r.writeTable(w, p, k == 0, measured, false); err != nil {
 			return err
 		}
 		if p.gpus() > 1 {
 			fmt.Fprintf(w, "per GPU (examples/s; %d GPUs per node)\n", p.gpus())
-			if err := r.writeTable(w, p, false, nil, p.gpus()); err != nil {
+			if err := r.writeTable(w, p, false, nil, true); err != nil {
 				return err
 			}
 		}

@@ -25,19 +25,22 @@ func KneeAt(ws []int, x []float64, frac float64) int {
 	return ws[len(ws)-1]
 }
 
-// cell is model m's entry at row i of p, throughput divided by div
-// (examples/s of the cluster, or per GPU), or "n/a (reason)".
-func cell(p *Prediction, m Model, i int, div int) string {
+// cell is model m's entry at row i of p, examples/s of the cluster, or
+// per GPU (divided by W·G) when perGPU, or "n/a (reason)".
+func cell(p *Prediction, m Model, i int, perGPU bool) string {
 	if y, ok := p.Curve(m); ok {
-		return fmt.Sprintf("%.5g", y[i]/float64(div))
+		if perGPU {
+			return fmt.Sprintf("%.5g", y[i]/float64(p.Workers[i]*p.gpus()))
+		}
+		return fmt.Sprintf("%.5g", y[i])
 	}
 	return "n/a (" + p.Why(m) + ")"
 }
 
-// writeTable writes the workers × model table of p with throughput divided
-// by div (1: examples/s of the whole cluster; G: per GPU), the measured
-// column when withMeasured, and the knee row (KneeAt, r.Knee of the max).
-func (r *Report) writeTable(w io.Writer, p *Prediction, withMeasured bool, measured map[int]Measurement, div int) error {
+// writeTable writes the workers × model table of p in examples/s of the
+// whole cluster (per GPU when perGPU), the measured column when
+// withMeasured, and the knee row (KneeAt, r.Knee of the max).
+func (r *Report) writeTable(w io.Writer, p *Prediction, withMeasured bool, measured map[int]Measurement, perGPU bool) error {
 	withMeasured = withMeasured && len(r.Measured) > 0
 	tw := tabwriter.NewWriter(w, 8, 8, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "workers\t")
@@ -51,7 +54,7 @@ func (r *Report) writeTable(w io.Writer, p *Prediction, withMeasured bool, measu
 	for i, wk := range p.Workers {
 		fmt.Fprintf(tw, "%d\t", wk)
 		for _, m := range p.models() {
-			fmt.Fprintf(tw, "%s\t", cell(p, m, i, div))
+			fmt.Fprintf(tw, "%s\t", cell(p, m, i, perGPU))
 		}
 		if m, ok := measured[wk]; withMeasured && ok {
 			fmt.Fprintf(tw, "%.5g\t", m.Throughput)
