@@ -33,6 +33,7 @@ type predictFlags struct {
 	command                                    string
 	meas                                       *measurement // -measured, once read
 	shard                                      predictShard // -shard, pslab merge (predict_shard.go)
+	cl                                         clusterFlags // cluster shape (predict_cluster.go)
 }
 
 // predictInput is what the input files hold: a per-layer profile or a
@@ -78,8 +79,9 @@ func predictThroughput(ctx context.Context, args []string, stdout, stderr io.Wri
 	fs.IntVar(&f.steps, "steps", 0, "simulated steps per worker (0: 1000, the paper's)")
 	fs.IntVar(&f.warmup, "warmup", 0, "step completions excluded from the simulator's window (0: 50)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the synthesized jitter and the simulator's step sampling")
-	fs.StringVar(&f.models, "models", "simulator,mva-exact,mva-approximate,mva-hybrid,cynthia", "models to run, comma-separated")
-	fs.Float64Var(&f.knee, "knee", 0.05, "ε of the saturation knee: the first W whose next point gains less than ε")
+	fs.StringVar(&f.models, "models", "simulator,mva-exact,mva-approximate,mva-hybrid,cynthia,zhang", "models to run, comma-separated (a model that does not define -sync is listed as n/a)")
+	fs.Float64Var(&f.knee, "knee", 0.95, "the knee of a curve is the smallest W whose throughput reaches this fraction of the curve's maximum")
+	f.cl.register(fs)
 	fs.StringVar(&f.measured, "measured", "", "measured throughputs: an Arrow measurement dataset or a CSV (pslab import measured-csv format)")
 	fs.StringVar(&f.measuredModel, "measured-model", "", "model name of the measured rows (default: the only one, or the input's)")
 	fs.StringVar(&f.figure, "figure", "", "write the figure to this .svg or .png file")
@@ -139,8 +141,8 @@ func (f *predictFlags) checkOutput() error {
 	if f.figure != "" && !strings.HasSuffix(f.figure, ".svg") && !strings.HasSuffix(f.figure, ".png") {
 		return fmt.Errorf("predict: -figure %s: want a .svg or .png file", f.figure)
 	}
-	if !(f.knee > 0 && f.knee < 1) {
-		return fmt.Errorf("predict: -knee %v: need 0 < ε < 1", f.knee)
+	if !finiteKnee(f.knee) {
+		return fmt.Errorf("predict: -knee %v: need a fraction 0 < f ≤ 1", f.knee)
 	}
 	return nil
 }
@@ -180,6 +182,9 @@ func (f *predictFlags) cluster(in *predictInput) (predict.Cluster, error) {
 	}
 	if c.Link.Window == 0 && mode == sim.Multiplex && (in.kind == "profile" || in.trace.Meta.Window == 0) {
 		c.Link.Window = 28e6 // icpe20 §3.2.2: WIN ≈ 28 MB measured on average
+	}
+	if err := f.cl.apply(&c, in, f.set); err != nil {
+		return c, err
 	}
 	if in.kind == "profile" {
 		return c, nil
@@ -259,6 +264,17 @@ func (f *predictFlags) run(ctx context.Context, in *predictInput) ([]*predict.Pr
 	if err != nil {
 		return nil, err
 	}
+	// -calibrate fits the device speed once, at the first bandwidth, so
+	// that every shard and a merge use the same fitted speed.
+	if in.profile != nil {
+		c.Bandwidth = bws[0]
+		if err := f.cl.fit(in, c); err != nil {
+			return nil, err
+		}
+		if f.cl.cal != nil {
+			c.DeviceSpeed = f.cl.cal.DeviceSpeed
+		}
+	}
 	var runs []*predict.Prediction
 	for j, bw := range bws {
 		if err := ctx.Err(); err != nil {
@@ -270,13 +286,12 @@ func (f *predictFlags) run(ctx context.Context, in *predictInput) ([]*predict.Pr
 			continue
 		}
 		c.Bandwidth = bw
-		tr := in.trace
+		var p *predict.Prediction
 		if in.profile != nil {
-			if tr, err = c.Synthesize(in.profile); err != nil {
-				return nil, fmt.Errorf("predict: %s: %w", in.files[0], err)
-			}
+			p, err = predict.RunProfile(in.profile, c, wsj, models)
+		} else {
+			p, err = predict.Run(in.trace, c, wsj, models)
 		}
-		p, err := predict.Run(tr, c, wsj, models)
 		if err != nil {
 			hint := ""
 			if strings.Contains(err.Error(), "coarse models") {
@@ -285,6 +300,14 @@ func (f *predictFlags) run(ctx context.Context, in *predictInput) ([]*predict.Pr
 			return nil, fmt.Errorf("%s at %s: %w%s", in.files[0], gbps(bw), err, hint)
 		}
 		runs = append(runs, p)
+	}
+	// -timeline is an output: written by an unsharded run and by a merge,
+	// never by a shard, always for the first bandwidth.
+	if !f.shard.spec.Enabled() || f.shard.merging {
+		c.Bandwidth = bws[0]
+		if err := f.cl.writeTimeline(in, c); err != nil {
+			return nil, err
+		}
 	}
 	return runs, nil
 }
@@ -329,6 +352,7 @@ func (f *predictFlags) report(in *predictInput, runs []*predict.Prediction) *pre
 	if in.profile != nil {
 		r.Setup += fmt.Sprintf(", α %g s/B, β %g s, device speed %g, jitter %g", c.Alpha, c.Beta, c.DeviceSpeed, c.Jitter)
 	}
+	r.Setup += f.cl.setup(c)
 	r.Setup += fmt.Sprintf("; simulator: %d steps per worker, warm-up %d completions, seed %d", steps, warm, f.seed)
 	if f.meas != nil {
 		r.Measured, r.Errors, r.Missing = f.meas.rows, f.meas.errs, f.meas.missing
@@ -358,7 +382,7 @@ func (f *predictFlags) write(in *predictInput, runs []*predict.Prediction, stdou
 		res := r.Result()
 		res.Table.Provenance = dataset.Provenance{Origin: dataset.Derived, Source: strings.Join(in.files, ", "),
 			Licence: "derived from the input's data; the input's licence applies", Command: f.command,
-			Notes: strings.Join(res.Notes, "\n"), Extra: map[string]string{"dnn": in.model, "knee_epsilon": fmt.Sprint(f.knee)}}
+			Notes: strings.Join(res.Notes, "\n"), Extra: map[string]string{"dnn": in.model, "knee_fraction_of_max": fmt.Sprint(f.knee)}}
 		if err := dataset.Write(f.out, res.Table, dataset.Allocator); err != nil {
 			return fmt.Errorf("predict: -o: %w", err)
 		}

@@ -58,8 +58,9 @@ func TestPredictFormats(t *testing.T) {
 	text, err := runPredict(t, args...)
 	require.NoError(t, err)
 	for _, want := range []string{"per-layer profile): toy-fig5, batch 32, 4 layers, 30 MB of parameters",
-		"multiplexed transport (WIN 28 MB), order default", "1 Gbit/s, batch 32, 1 PS: link bound 133.33 examples/s",
-		"10 Gbit/s, batch 32, 1 PS", "simulator  mva-exact  mva-approximate  mva-hybrid  cynthia", "knee (ε=0.05)"} {
+		"multiplexed transport (WIN 28 MB), order default", "1 Gbit/s, asp, 1 GPU(s)/node, batch 32 per node, 1 PS: link bound 133.33 examples/s",
+		"10 Gbit/s, asp, 1 GPU(s)/node, batch 32 per node, 1 PS", "simulator  mva-exact  mva-approximate  mva-hybrid  cynthia           zhang",
+		"n/a (bsp only)", "knee (W at 95% of max)"} {
 		require.Contains(t, text, want)
 	}
 
@@ -67,7 +68,7 @@ func TestPredictFormats(t *testing.T) {
 	require.NoError(t, err)
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 	require.NoError(t, err)
-	require.Len(t, recs, 1+2*3*5, "bandwidths × workers × models")
+	require.Len(t, recs, 1+2*3*6, "bandwidths × workers × models, zhang n/a (bsp only)")
 	require.Equal(t, []string{"1.25e+08", "1", "simulator"}, recs[1][:3])
 
 	out, err = runPredict(t, append(args, "-format", "json")...)
@@ -88,7 +89,7 @@ func TestPredictFormats(t *testing.T) {
 	require.Len(t, js.Runs, 2)
 	require.Equal(t, 1.25e9, js.Runs[1].Bandwidth)
 	require.Equal(t, []int{1, 2, 3}, js.Runs[0].Workers)
-	require.Len(t, js.Runs[0].Models, 5)
+	require.Len(t, js.Runs[0].Models, 6)
 	// The 10 Gbit/s simulator is at least as fast at every W.
 	for i := range 3 {
 		require.GreaterOrEqual(t, js.Runs[1].Models[0].Throughput[i], js.Runs[0].Models[0].Throughput[i])
@@ -132,8 +133,7 @@ func TestPredictFromRecordedTrace(t *testing.T) {
 	text, err := runPredict(t, traceArrow, "-bandwidth", "10Gbps", "-workers", "1..2", "-steps", "40", "-warmup", "5")
 	require.NoError(t, err)
 	require.Contains(t, text, "recorded 1-worker trace): toy-fig5, batch 32, 20 steps, 1 PS, recorded at 1 Gbit/s")
-	require.Contains(t, text, "note: Lin et al. MVA (exact) left out: its inputs are read from the trace, recorded at 1 Gbit/s, not 10 Gbit/s")
-	require.NotContains(t, text, "mva-hybrid  ")
+	require.Contains(t, text, "n/a (trace at 1 Gbit/s)")
 
 	// A stock timeline records no WIN: multiplexing assumes icpe20's 28 MB.
 	nowin := *mustTrace(t, traceArrow)
@@ -283,7 +283,7 @@ func TestPredictMatchesByoExperiment(t *testing.T) {
 	}
 	require.Len(t, want, 3)
 	out, err := runPredict(t, filepath.Join(root, "datasets", "byo", "kineto-hta-rank0.arrow"), "-bandwidth", "10Gbps",
-		"-workers", "16", "-steps", "100", "-models", "simulator,mva-hybrid,cynthia", "-format", "json")
+		"-workers", "16", "-steps", "100", "-models", "simulator,mva-hybrid,cynthia", "-mva-phases", "tcpdump", "-format", "json")
 	require.NoError(t, err)
 	var js struct {
 		Runs []struct {

@@ -55,7 +55,39 @@ type Cluster struct {
 	Warmup int
 	// Seed seeds the synthesized jitter and the simulator's step sampling.
 	Seed uint64
+	// Sync is sim.ASP (the zero value) or sim.BSP; each model runs the
+	// mode it defines and is n/a in the other (Model.Defines).
+	Sync sim.Sync
+	// Reading is how the MVA phases are read from the 1-worker trace
+	// (AutoReading: OpReading in RunProfile, TcpdumpReading in Run).
+	Reading PhaseReading
+	// GPUsPerNode is G, the GPUs of one worker node (0 → 1): each computes
+	// Batch examples, the node sums their gradients over the intra-node
+	// link and makes one push and one pull per tensor (NodeProfile).
+	// Profile only.
+	GPUsPerNode int
+	// IntraBandwidth is the intra-node GPU-to-GPU bandwidth, bytes/s
+	// (0 → DefaultIntraBandwidth). Used when GPUsPerNode > 1.
+	IntraBandwidth float64
+	// Colocate puts one PS shard on each worker node, sharing its NIC
+	// (ColocatedBandwidth); Servers is then W. Profile only.
+	Colocate bool
 }
+
+// PhaseReading is how FromTrace's phases feed MVA.
+type PhaseReading uint8
+
+const (
+	// AutoReading is OpReading for a per-layer profile (RunProfile) and
+	// TcpdumpReading for a recorded trace (Run).
+	AutoReading PhaseReading = iota
+	// TcpdumpReading gives MVA Coarse.Phases (icpe20 §1's reading, the one
+	// the icpe20-throughput and byo experiments reproduce).
+	TcpdumpReading
+	// OpReading gives MVA Coarse.OpPhases: compute, transfer time at the
+	// bandwidth, update ops.
+	OpReading
+)
 
 // Synthesize returns the 1-worker profiling trace of profile p on cluster
 // c: zoo.Synthesize with c's bandwidth, servers, batch, device speed,
@@ -76,5 +108,18 @@ func (c Cluster) Synthesize(p *zoo.Profile) (*trace.Trace, error) {
 // simConfig is the simulator configuration of c for trace tr.
 func (c Cluster) simConfig() sim.Config {
 	return sim.Config{Steps: c.Steps, Warmup: c.Warmup, Bandwidth: c.Bandwidth, OverheadOn: c.OverheadOn,
-		Link: c.Link, Batch: c.Batch, Seed: c.Seed}
+		Link: c.Link, Batch: c.Batch, Seed: c.Seed, Sync: c.Sync}
+}
+
+// ParsePhaseReading parses "auto", "tcpdump" or "ops".
+func ParsePhaseReading(s string) (PhaseReading, error) {
+	switch s {
+	case "auto", "":
+		return AutoReading, nil
+	case "tcpdump":
+		return TcpdumpReading, nil
+	case "ops":
+		return OpReading, nil
+	}
+	return 0, fmt.Errorf("%q: want auto, tcpdump or ops", s)
 }

@@ -14,8 +14,15 @@ import (
 // tcpdump shows them, and the inputs of Cynthia's formula as restated by
 // icpe20. All values are means over the trace's steps.
 type Coarse struct {
-	// Phases are S^W, S^U, S^S, S^D in seconds (see FromTrace).
+	// Phases are S^W, S^U, S^S, S^D in seconds as tcpdump shows them (see
+	// FromTrace): icpe20 §1's reading of Lin et al., the one the icpe20
+	// experiments reproduce.
 	Phases mva.Phases
+	// OpPhases are S^W, S^U, S^S, S^D in seconds read from the ops by what
+	// they are (see FromTrace): the phases of one worker and one PS
+	// holding every parameter, which predict.Run gives MVA for a per-layer
+	// profile (OpReading).
+	OpPhases mva.Phases
 	// Step is the mean 1-worker step time: last op end − first op start, s.
 	Step float64
 	// Tp is T_p, the worker's busy time per step (sum of its compute op
@@ -51,6 +58,21 @@ type Coarse struct {
 // downlink, backward between uplinks) is counted as link time. A step
 // whose first uplink starts before its last downlink byte has no such
 // reading and is an error.
+//
+// OpPhases read the same step by op kind instead, as mascots18 §III-A
+// defines the phases (computation, transmission, update), with nothing
+// counted twice and no compute counted as link time:
+//
+//	S^W = Σ worker op durations        (forward + backward compute)
+//	S^U = Σ uplink bytes / bandwidth   (transfer time at Meta.Bandwidth)
+//	S^S = Σ PS op durations            (the update ops of every PS)
+//	S^D = Σ downlink bytes / bandwidth
+//
+// The parsing overhead α·bytes + β is in neither (it is 0 for a profile
+// unless -alpha/-beta are given). With several PSs the link and update
+// times are summed over them, so they are one PS's phases, which
+// mva.Phases.WithServers divides by M. OpPhases do not tile the step: the
+// 1-worker step is shorter than their sum where transfers overlap compute.
 func FromTrace(tr *trace.Trace) (Coarse, error) {
 	m := tr.Meta
 	if !(m.Bandwidth > 0) || math.IsInf(m.Bandwidth, 0) {
@@ -66,7 +88,7 @@ func FromTrace(tr *trace.Trace) (Coarse, error) {
 		ops := tr.Steps[si].Ops
 		t0, t1 := math.Inf(1), math.Inf(-1)
 		dlEnd, ulStart, ulEnd := math.Inf(-1), math.Inf(1), math.Inf(-1)
-		var busy, down, up float64
+		var busy, down, up, psBusy float64
 		for i := range ops {
 			op := &ops[i]
 			start, end := float64(op.Start)*ns, float64(op.End)*ns
@@ -75,6 +97,8 @@ func FromTrace(tr *trace.Trace) (Coarse, error) {
 			switch op.Resource.Kind {
 			case trace.Worker:
 				busy += end - start
+			case trace.PS:
+				psBusy += end - start
 			case trace.Downlink:
 				dlEnd = math.Max(dlEnd, wire)
 				down += float64(op.Bytes)
@@ -103,6 +127,10 @@ func FromTrace(tr *trace.Trace) (Coarse, error) {
 		out.Phases.Worker += ulStart - dlEnd
 		out.Phases.Uplink += ulEnd - ulStart
 		out.Phases.Server += t1 - ulEnd
+		out.OpPhases.Worker += busy
+		out.OpPhases.Uplink += up / m.Bandwidth
+		out.OpPhases.Server += psBusy
+		out.OpPhases.Downlink += down / m.Bandwidth
 		out.Step += step
 		out.Tp += busy
 		out.Tc += down / m.Bandwidth
@@ -111,6 +139,8 @@ func FromTrace(tr *trace.Trace) (Coarse, error) {
 	n := float64(len(tr.Steps))
 	out.Phases = mva.Phases{Worker: out.Phases.Worker / n, Uplink: out.Phases.Uplink / n,
 		Server: out.Phases.Server / n, Downlink: out.Phases.Downlink / n}
+	out.OpPhases = mva.Phases{Worker: out.OpPhases.Worker / n, Uplink: out.OpPhases.Uplink / n,
+		Server: out.OpPhases.Server / n, Downlink: out.OpPhases.Downlink / n}
 	out.Step /= n
 	out.Tp /= n
 	out.Tc /= n

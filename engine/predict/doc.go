@@ -1,4 +1,5 @@
-// Package predict predicts the throughput of asynchronous SGD on a
+// Package predict predicts the throughput of asynchronous (or, for the
+// models that define it, synchronous) SGD on a
 // parameter-server cluster from one worker's profile, with the three model
 // families pslab reimplements, side by side on the same input ("Bring your
 // own hardware"; `pslab predict` and the icpe20-throughput experiments):
@@ -27,17 +28,51 @@
 //     time; all are means over the trace's steps.
 //   - I-18 (which MVA variant icpe20 ran is not printed): all three are
 //     offered; the experiments default to hybrid (mascots18's proposal).
-//   - MVA is computed for one PS only: Lin et al.'s phases are those of one
-//     PS link. Cynthia's restatement has no PS count and is computed for any
-//     M, as the icpe20-throughput experiments do.
+//   - MVA phases (issue #18): from a per-layer profile (RunProfile) MVA gets
+//     Coarse.OpPhases, S^W = forward + backward compute, S^U and S^D = bytes
+//     / bandwidth, S^S = the PS update ops (OpReading); before, backward
+//     compute that overlaps the uplinks was counted as S^U (1.21 s for
+//     Inception-v3 at batch 64, exact MVA saturating at 52.9 examples/s on
+//     8 GPUs). A recorded trace keeps the tcpdump reading (TcpdumpReading),
+//     icpe20 §1's, which the icpe20-throughput and byo experiments use.
+//   - M PSs: MVA with OpPhases via mva.Phases.WithServers (link and update
+//     phases / M, uniform shards, every variant); the tcpdump phases are of
+//     one PS link, so MVA is n/a with M > 1 on a recorded trace. Cynthia's
+//     restatement: T_C and U_1 over the M NICs (Cynthia's Σ b_ps) for a
+//     profile; a recorded trace keeps T_C = bytes / B as the icpe20
+//     experiments compute it. Cynthia BSP and zhang take M directly.
+//   - Synchronization (Cluster.Sync): ASP runs the simulator, MVA and the
+//     Cynthia restatement; BSP the simulator in sim's barrier mode,
+//     Cynthia's own BSP model (cynthiaBSP, weak scaling: each worker keeps
+//     its batch) and zhang (syncps, DefaultConfig's assumed constants, 10
+//     iterations). A model that does not define the mode is Unavailable
+//     ("asp only", "bsp only") and printed as n/a in every format.
+//   - Multi-GPU nodes (NodeProfile): G GPUs each compute the per-GPU batch
+//     in parallel; per tensor, (G−1)/G · bytes / intra-bandwidth is added to
+//     the backward (reduce before the push) and to the forward (broadcast
+//     after the pull); the node pushes and pulls once. Default intra-node
+//     bandwidth 50 GB/s (DefaultIntraBandwidth, assumed).
+//   - Colocated PS (ColocatedBandwidth): W shards, one per node; each NIC
+//     carries 2(W−1)/W of the model per step and direction, modelled for
+//     every model as W PSs at B·W/(2(W−1)) (no network at W = 1). The
+//     simulator does not share one NIC between a worker and a shard; this
+//     is the equivalent, not a shared-link simulation.
+//   - Calibration (Calibrate): the device speed, found by regula falsi
+//     (Illinois) on log speed, at which the simulator reproduces one
+//     measured (W, throughput) within 0.5%; only that point is used.
 //   - The coarse models read their inputs from the trace as recorded, so a
 //     recorded trace predicts them only at its own bandwidth; the simulator
 //     re-times transfers at any bandwidth (sim.Config.Bandwidth). A profile
 //     is synthesized at each bandwidth asked for, so every model applies.
 //   - Link bound: batch · bandwidth / the bytes per step through the busiest
 //     PS NIC (examples/s), the ceiling no schedule beats.
-//   - Saturation knee (Knee): the first swept W whose next point gains less
-//     than ε (icpe20 Fig. 2).
+//   - Knee (KneeAt): the smallest W whose throughput reaches 95% of the
+//     curve's maximum, defined for non-monotone curves; Cynthia BSP's own
+//     (computation = communication, W*) is printed as a note. icpe20 Fig.
+//     2's first-small-gain rule (Knee) remains for the experiments.
+//   - Timeline: the simulator's Chrome trace of one configuration, its
+//     concurrent receive-thread events moved to extra tracks so no two
+//     complete events on one track overlap.
 //   - Measurements (SelectMeasured): rows of a dataset.MeasurementSchema table
 //     with sync "asp" and the prediction's batch, PS count, transport and order
 //     (an empty transport or order in the file matches any, since a CSV often

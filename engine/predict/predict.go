@@ -9,6 +9,7 @@ import (
 	"pslab/engine/mva"
 	"pslab/engine/sim"
 	"pslab/engine/trace"
+	"pslab/engine/zoo"
 )
 
 // Model names one prediction model.
@@ -23,13 +24,31 @@ const (
 	MVAExact       Model = "mva-exact"
 	MVAApproximate Model = "mva-approximate"
 	MVAHybrid      Model = "mva-hybrid"
-	// Cynthia is Cynthia's formula as restated by icpe20 (cynthia.ICPE).
+	// Cynthia is Cynthia's formula as restated by icpe20 (cynthia.ICPE)
+	// under ASP, and Cynthia's own BSP model (cynthia.ModelCynthia) under
+	// BSP.
 	Cynthia Model = "cynthia"
+	// Zhang is Zhang et al.'s synchronous PS model (engine/syncps), BSP
+	// only, from a per-layer profile.
+	Zhang Model = "zhang"
 )
 
 // AllModels returns every model in presentation order.
 func AllModels() []Model {
-	return []Model{Simulator, MVAExact, MVAApproximate, MVAHybrid, Cynthia}
+	return []Model{Simulator, MVAExact, MVAApproximate, MVAHybrid, Cynthia, Zhang}
+}
+
+// Defines reports whether model m defines synchronization mode y: the
+// simulator and Cynthia define both, MVA only ASP (Lin et al. model
+// asynchronous workers), zhang only BSP.
+func (m Model) Defines(y sim.Sync) bool {
+	switch {
+	case m == Zhang:
+		return y == sim.BSP
+	case m == Simulator, m == Cynthia:
+		return true
+	}
+	return y == sim.ASP
 }
 
 // ParseModels parses a comma-separated list of model names.
@@ -72,6 +91,8 @@ func (m Model) Label() string {
 		return "icpe20 simulator"
 	case Cynthia:
 		return "Cynthia (icpe20 restatement)"
+	case Zhang:
+		return "Zhang et al. sync PS"
 	}
 	return string(m)
 }
@@ -88,36 +109,60 @@ func (m Model) Tag() string {
 	return string(m)
 }
 
-// Curve is one model's predicted throughput, examples/s, at each of
-// Prediction.Workers.
+// Curve is one model's predicted throughput, examples/s of the whole
+// cluster, at each of Prediction.Workers.
 type Curve struct {
 	Model      Model
 	Throughput []float64
 }
 
+// Unavailable is a model asked for that has no curve, and why (printed in
+// every row of every output format as "n/a (<Reason>)").
+type Unavailable struct {
+	Model  Model
+	Reason string
+}
+
 // Prediction is the throughput of one cluster predicted by several models.
 type Prediction struct {
-	// Workers are the predicted worker counts W, ascending.
+	// Workers are the predicted worker counts W (nodes), ascending.
 	Workers []int
-	// Batch is the examples per worker step.
+	// Batch is the examples per worker (node) step: GPUs × the per-GPU
+	// batch.
 	Batch int
-	// Servers is the number of parameter servers M.
+	// GPUs is the GPUs per worker node G (≥ 1); per-GPU throughput is
+	// throughput / (W·G).
+	GPUs int
+	// Sync is the synchronization mode predicted.
+	Sync sim.Sync
+	// Servers is the number of parameter servers M (0 with Colocated: M
+	// is W).
 	Servers int
-	// Bandwidth is the simulated link bandwidth, bytes/s.
+	// Colocated is true when each worker node holds one PS shard.
+	Colocated bool
+	// Bandwidth is the link bandwidth, bytes/s.
 	Bandwidth float64
 	// Coarse holds the coarse-model inputs read from the trace; HasCoarse
-	// is false when they were not computed (see Notes).
+	// is false when they were not computed (see Unavailable). With
+	// Colocated they are those of the first W.
 	Coarse    Coarse
 	HasCoarse bool
+	// Reading is the phase reading MVA was given.
+	Reading PhaseReading
 	// LinkBound is batch · bandwidth / bytes per step through the busiest
-	// PS NIC, examples/s (+Inf when unknown).
+	// PS NIC, examples/s (+Inf when unknown or Colocated).
 	LinkBound float64
+	// Models are the models asked for, in order; each has a Curve or an
+	// Unavailable entry.
+	Models []Model
 	// Curves are the models' predictions, in the order asked for.
 	Curves []Curve
+	// Unavailable are the models asked for that have no curve.
+	Unavailable []Unavailable
 	// Sim are the simulator's runs, one per worker count (nil without the
 	// simulator).
 	Sim []sim.Result
-	// Notes say which models were left out and why.
+	// Notes are remarks on the inputs.
 	Notes []string
 }
 
@@ -131,23 +176,60 @@ func (p *Prediction) Curve(m Model) ([]float64, bool) {
 	return nil, false
 }
 
+// models are p.Models, or the models of p.Curves for a Prediction built
+// without them.
+func (p *Prediction) models() []Model {
+	if p.Models != nil {
+		return p.Models
+	}
+	var ms []Model
+	for _, c := range p.Curves {
+		ms = append(ms, c.Model)
+	}
+	return ms
+}
+
+// gpus is p.GPUs, at least 1.
+func (p *Prediction) gpus() int { return max(p.GPUs, 1) }
+
+// Why returns the reason model m has no curve ("" if it has one).
+func (p *Prediction) Why(m Model) string {
+	for _, u := range p.Unavailable {
+		if u.Model == m {
+			return u.Reason
+		}
+	}
+	return ""
+}
+
 // Run predicts the throughput of cluster c for each worker count in
 // workers (ascending, ≥ 1) from tr, the 1-worker profiling trace (recorded,
-// or synthesized by c.Synthesize), with each model in models:
+// or synthesized by c.Synthesize), with each model in models that defines
+// c.Sync (the others are Unavailable, "asp only" or "bsp only"):
 //
-//   - Simulator: sim.Sweep at c's bandwidth, link, batch, steps, warm-up
-//     and seed.
-//   - MVA models: mva.Curve on FromTrace's tcpdump phases, times the
-//     batch; 1 PS only (mascots18's phases are of one PS).
-//   - Cynthia: cynthia.ICPE from FromTrace's T_p, T_C and U_1.
+//   - Simulator: sim.Sweep at c's bandwidth, link, batch, steps, warm-up,
+//     seed and sync (BSP: sim's barrier mode).
+//   - MVA models (ASP): mva.Curve on FromTrace's phases (c.Reading,
+//     AutoReading is TcpdumpReading here) with
+//     M PSs (mva.Phases.WithServers), times the batch. The tcpdump
+//     reading is of one PS link, so it is Unavailable with M > 1.
+//   - Cynthia: ASP, cynthia.ICPE from FromTrace's T_p, T_C and U_1 (with
+//     OpReading, T_C and U_1 over the M PS NICs, Cynthia's Σ b_ps); BSP,
+//     cynthia.ModelCynthia (cynthiaBSP).
+//   - Zhang (BSP): needs a per-layer profile (RunProfile); Unavailable here.
 //
 // The coarse models read their inputs from the trace as recorded, so they
 // describe the trace's own bandwidth: when c.Bandwidth differs from
-// tr.Meta.Bandwidth they are left out with a note (synthesize the profile
-// at c.Bandwidth instead), as the MVA models are with M > 1. A trace the
-// coarse models cannot read (FromTrace's errors) is an error when one of
-// them is asked for.
+// tr.Meta.Bandwidth they are Unavailable, "trace at <its> Gbit/s" (synthesize the profile at
+// c.Bandwidth instead). A trace the coarse models cannot read (FromTrace's
+// errors) is an error when one of them is asked for.
 func Run(tr *trace.Trace, c Cluster, workers []int, models []Model) (*Prediction, error) {
+	return run(tr, c, workers, models, nil)
+}
+
+// run is Run with the per-layer profile zhang needs (nil for a recorded
+// trace).
+func run(tr *trace.Trace, c Cluster, workers []int, models []Model, prof *zoo.Profile) (*Prediction, error) {
 	if err := checkWorkers(workers); err != nil {
 		return nil, err
 	}
@@ -161,24 +243,38 @@ func Run(tr *trace.Trace, c Cluster, workers []int, models []Model) (*Prediction
 	if !(bw > 0) || math.IsInf(bw, 0) {
 		return nil, fmt.Errorf("predict: bandwidth %g bytes/s (trace records %g), need > 0", c.Bandwidth, tr.Meta.Bandwidth)
 	}
-	p := &Prediction{Workers: workers, Batch: c.Batch, Servers: max(tr.Meta.Servers, 1), Bandwidth: bw, LinkBound: math.Inf(1)}
+	if c.Reading == AutoReading {
+		c.Reading = TcpdumpReading
+	}
+	p := &Prediction{Workers: workers, Batch: c.Batch, GPUs: max(c.GPUsPerNode, 1), Sync: c.Sync, Servers: max(tr.Meta.Servers, 1),
+		Bandwidth: bw, LinkBound: math.Inf(1), Models: models, Reading: c.Reading}
 	if p.Batch == 0 {
 		p.Batch = tr.Meta.Batch
 	}
 	if p.Batch < 1 {
 		return nil, fmt.Errorf("predict: batch %d examples (trace records %d), need ≥ 1", c.Batch, tr.Meta.Batch)
 	}
-	coarse := slices.ContainsFunc(models, func(m Model) bool { return m != Simulator })
+	coarse := slices.ContainsFunc(models, func(m Model) bool { return m != Simulator && m.Defines(c.Sync) })
 	if co, err := FromTrace(tr); err == nil {
 		p.LinkBound = co.LinkBound(p.Batch, bw)
 		p.Coarse, p.HasCoarse = co, bw == tr.Meta.Bandwidth
 	} else if coarse {
 		return nil, err
 	}
+	phases := p.Coarse.Phases
+	if c.Reading == OpReading {
+		phases = p.Coarse.OpPhases
+	}
 	for _, m := range models {
 		var y []float64
 		var err error
+		na := func(format string, a ...any) {
+			p.Unavailable = append(p.Unavailable, Unavailable{Model: m, Reason: fmt.Sprintf(format, a...)})
+		}
 		switch v, isMVA := m.variant(); {
+		case !m.Defines(c.Sync):
+			na("%s only", map[sim.Sync]string{sim.ASP: "bsp", sim.BSP: "asp"}[c.Sync])
+			continue
 		case m == Simulator:
 			if p.Sim, err = sim.Sweep(tr, c.simConfig(), workers); err != nil {
 				return nil, fmt.Errorf("predict: simulator: %w", err)
@@ -186,29 +282,46 @@ func Run(tr *trace.Trace, c Cluster, workers []int, models []Model) (*Prediction
 			for _, r := range p.Sim {
 				y = append(y, r.Throughput)
 			}
-		case !p.HasCoarse:
-			p.Notes = append(p.Notes, fmt.Sprintf("%s left out: its inputs are read from the trace, recorded at %.4g Gbit/s, not %.4g Gbit/s",
-				m.Label(), tr.Meta.Bandwidth*8/1e9, bw*8/1e9))
+		case m == Zhang && prof == nil:
+			na("needs a per-layer profile")
 			continue
-		case isMVA && p.Servers > 1:
-			p.Notes = append(p.Notes, fmt.Sprintf("%s left out: Lin et al.'s phases are of one PS (the trace has %d)", m.Label(), p.Servers))
+		case !p.HasCoarse:
+			na("trace at %.4g Gbit/s", tr.Meta.Bandwidth*8/1e9)
+			continue
+		case isMVA && p.Servers > 1 && c.Reading == TcpdumpReading:
+			na("tcpdump phases are of one PS; the trace has %d", p.Servers)
 			continue
 		case isMVA:
-			x, err := mva.Curve(p.Coarse.Phases, workers[len(workers)-1], 1, v)
+			x, err := mva.Curve(phases, workers[len(workers)-1], p.Servers, v)
 			if err != nil {
 				return nil, fmt.Errorf("predict: %s: %w", m.Label(), err)
 			}
 			for _, w := range workers {
 				y = append(y, float64(p.Batch)*x[w-1])
 			}
+		case m == Cynthia && c.Sync == sim.BSP:
+			if y, err = cynthiaBSP(p.Coarse, p.Batch, p.Servers, bw, workers); err != nil {
+				return nil, fmt.Errorf("predict: %s: %w", m.Label(), err)
+			}
+			if g := p.Coarse.Tc * bw; g > 0 { // Cynthia's own knee (Fig. 3, Eq. 19's balance)
+				p.Notes = append(p.Notes, fmt.Sprintf("Cynthia BSP's own knee: computation T_p = communication 2·g·W/(M·B) at W* = %.4g",
+					p.Coarse.Tp*float64(p.Servers)*bw/(2*g)))
+			}
 		case m == Cynthia:
 			cy := p.Coarse.Cynthia(p.Batch)
+			if c.Reading == OpReading { // Cynthia's Σ b_ps over the M PS NICs
+				cy.Tc, cy.U1 = cy.Tc/float64(p.Servers), cy.U1/float64(p.Servers)
+			}
 			for _, w := range workers {
 				x, err := cy.Throughput(w)
 				if err != nil {
 					return nil, fmt.Errorf("predict: %s: %w", m.Label(), err)
 				}
 				y = append(y, x)
+			}
+		case m == Zhang:
+			if y, err = zhang(prof, c, p.Servers, bw, workers); err != nil {
+				return nil, fmt.Errorf("predict: %s: %w", m.Label(), err)
 			}
 		default:
 			return nil, fmt.Errorf("predict: unknown model %q", m)

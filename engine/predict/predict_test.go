@@ -104,8 +104,9 @@ func TestRunRecordedTraceAtOtherBandwidthAndTwoPS(t *testing.T) {
 	require.False(t, p.HasCoarse)
 	require.Len(t, p.Curves, 1)
 	require.Equal(t, Simulator, p.Curves[0].Model)
-	require.Len(t, p.Notes, 4)
-	require.Contains(t, p.Notes[0], "recorded at 1 Gbit/s, not 10 Gbit/s")
+	require.Len(t, p.Unavailable, 5)
+	require.Contains(t, p.Why(MVAExact), "trace at 1 Gbit/s")
+	require.Equal(t, "bsp only", p.Why(Zhang))
 	require.InDelta(t, 10*32*125e6/30e6, p.LinkBound, 1e-6)
 	slow, err := Run(tr, c, []int{1, 2}, []Model{Simulator})
 	require.NoError(t, err)
@@ -120,7 +121,7 @@ func TestRunRecordedTraceAtOtherBandwidthAndTwoPS(t *testing.T) {
 	require.Equal(t, 2, p2.Servers)
 	require.Len(t, p2.Curves, 1)
 	require.Equal(t, Cynthia, p2.Curves[0].Model)
-	require.Contains(t, p2.Notes[0], "phases are of one PS (the trace has 2)")
+	require.Contains(t, p2.Why(MVAHybrid), "phases are of one PS; the trace has 2")
 }
 
 func TestRunErrors(t *testing.T) {

@@ -20,7 +20,8 @@ type Report struct {
 	// Input describes the input (files and what they hold); Model is the
 	// DNN name; Setup the cluster and simulator settings, one line.
 	Input, Model, Setup string
-	// Knee is ε of the saturation knee (Knee).
+	// Knee is the fraction of a curve's maximum that defines its knee
+	// (KneeAt; 0.95 in pslab predict).
 	Knee float64
 	// Runs are the predictions, one per bandwidth, ascending.
 	Runs []*Prediction
@@ -60,6 +61,9 @@ func (r *Report) Result() *experiment.Result {
 		for _, n := range p.Notes {
 			res.Note("%s: %s", BandwidthLabel(p.Bandwidth), n)
 		}
+		for _, u := range p.Unavailable {
+			res.Note("%s: %s: n/a (%s)", BandwidthLabel(p.Bandwidth), u.Model.Label(), u.Reason)
+		}
 		for _, c := range p.Curves {
 			for i, w := range p.Workers {
 				e, ok := rel[c.Model][w]
@@ -79,11 +83,19 @@ func (r *Report) Result() *experiment.Result {
 
 // runSummary is one line on a prediction's inputs.
 func runSummary(p *Prediction) string {
-	s := fmt.Sprintf("%s, batch %d, %d PS: link bound %.5g examples/s", BandwidthLabel(p.Bandwidth), p.Batch, p.Servers, p.LinkBound)
+	ps := fmt.Sprintf("%d PS", p.Servers)
+	if p.Colocated {
+		ps = "W PS colocated (one per node)"
+	}
+	s := fmt.Sprintf("%s, %s, %d GPU(s)/node, batch %d per node, %s: link bound %.5g examples/s", BandwidthLabel(p.Bandwidth), p.Sync, p.gpus(), p.Batch, ps, p.LinkBound)
 	if p.HasCoarse {
 		c := p.Coarse
-		s += fmt.Sprintf("; 1-worker step %.4g s; tcpdump phases S^D %.4g, S^W %.4g, S^U %.4g, S^S %.4g s; Cynthia T_p %.4g s, T_C %.4g s, U_1 %.4g",
-			c.Step, c.Phases.Downlink, c.Phases.Worker, c.Phases.Uplink, c.Phases.Server, c.Tp, c.Tc, c.U1)
+		ph, what := c.Phases, "tcpdump phases"
+		if p.Reading == OpReading {
+			ph, what = c.OpPhases, "MVA phases (1 PS: compute, transfer at B, update)"
+		}
+		s += fmt.Sprintf("; 1-worker step %.4g s; %s S^D %.4g, S^W %.4g, S^U %.4g, S^S %.4g s; Cynthia T_p %.4g s, T_C %.4g s, U_1 %.4g",
+			c.Step, what, ph.Downlink, ph.Worker, ph.Uplink, ph.Server, c.Tp, c.Tc, c.U1)
 	}
 	return s
 }
@@ -102,35 +114,14 @@ func (r *Report) WriteText(w io.Writer) error {
 		for _, n := range p.Notes {
 			fmt.Fprintf(w, "note: %s\n", n)
 		}
-		tw := tabwriter.NewWriter(w, 8, 8, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprint(tw, "workers\t")
-		for _, c := range p.Curves {
-			fmt.Fprintf(tw, "%s\t", c.Model)
-		}
-		if k == 0 && len(r.Measured) > 0 {
-			fmt.Fprint(tw, "measured\t")
-		}
-		fmt.Fprintln(tw, "")
-		for i, wk := range p.Workers {
-			fmt.Fprintf(tw, "%d\t", wk)
-			for _, c := range p.Curves {
-				fmt.Fprintf(tw, "%.5g\t", c.Throughput[i])
-			}
-			if m, ok := measured[wk]; k == 0 && ok {
-				fmt.Fprintf(tw, "%.5g\t", m.Throughput)
-			} else if k == 0 && len(r.Measured) > 0 {
-				fmt.Fprint(tw, "\t")
-			}
-			fmt.Fprintln(tw, "")
-		}
-		fmt.Fprintf(tw, "knee (ε=%g)\t", r.Knee)
-		for _, c := range p.Curves {
-			kn, sat := Knee(p.Workers, c.Throughput, r.Knee)
-			fmt.Fprintf(tw, "%s\t", map[bool]string{true: strconv.Itoa(kn), false: "> " + strconv.Itoa(kn)}[sat])
-		}
-		fmt.Fprintln(tw, "")
-		if err := tw.Flush(); err != nil {
+		if err := r.writeTable(w, p, k == 0, measured, false); err != nil {
 			return err
+		}
+		if p.gpus() > 1 {
+			fmt.Fprintf(w, "per GPU (examples/s; %d GPUs per node)\n", p.gpus())
+			if err := r.writeTable(w, p, false, nil, true); err != nil {
+				return err
+			}
 		}
 	}
 	if len(r.Measured) == 0 {
@@ -171,10 +162,12 @@ func (r *Report) WriteText(w io.Writer) error {
 }
 
 // csvHeader is the header of WriteCSV.
-var csvHeader = []string{"bandwidth_bytes_per_s", "workers", "model", "throughput_examples_per_s", "measured_examples_per_s", "rel_error", "link_bound_examples_per_s"}
+var csvHeader = []string{"bandwidth_bytes_per_s", "workers", "model", "throughput_examples_per_s", "measured_examples_per_s", "rel_error", "link_bound_examples_per_s",
+	"throughput_per_gpu_examples_per_s", "gpus_per_node", "sync", "status"}
 
 // WriteCSV writes one row per bandwidth, worker count and model (long
-// format; measured and rel_error are empty where there is no measurement).
+// format; measured and rel_error are empty where there is no measurement;
+// a model without a curve has empty numbers and status "n/a (reason)").
 func (r *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(csvHeader); err != nil {
@@ -187,12 +180,17 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	}
 	for k, p := range r.Runs {
 		for i, wk := range p.Workers {
-			for _, c := range p.Curves {
-				meas, rel := "", ""
-				if m, ok := measured[wk]; ok && k == 0 {
-					meas, rel = num(m), num((c.Throughput[i]-m)/m)
+			for _, m := range p.models() {
+				row := []string{num(p.Bandwidth), strconv.Itoa(wk), string(m), "", "", "", num(p.LinkBound), "", strconv.Itoa(p.gpus()), p.Sync.String(), "ok"}
+				if y, ok := p.Curve(m); ok {
+					row[3], row[7] = num(y[i]), num(y[i]/float64(wk*p.gpus()))
+					if meas, ok := measured[wk]; ok && k == 0 {
+						row[4], row[5] = num(meas), num((y[i]-meas)/meas)
+					}
+				} else {
+					row[10] = "n/a (" + p.Why(m) + ")"
 				}
-				if err := cw.Write([]string{num(p.Bandwidth), strconv.Itoa(wk), string(c.Model), num(c.Throughput[i]), meas, rel, num(p.LinkBound)}); err != nil {
+				if err := cw.Write(row); err != nil {
 					return err
 				}
 			}
@@ -215,9 +213,10 @@ func (f jsonFloat) MarshalJSON() ([]byte, error) {
 type jsonCurve struct {
 	Model      Model       `json:"model"`
 	Label      string      `json:"label"`
-	Throughput []jsonFloat `json:"throughput_examples_per_s"`
-	Knee       int         `json:"knee"`
-	Saturated  bool        `json:"saturated"`
+	Status     string      `json:"status"`
+	Throughput []jsonFloat `json:"throughput_examples_per_s,omitempty"`
+	PerGPU     []jsonFloat `json:"throughput_per_gpu_examples_per_s,omitempty"`
+	Knee       int         `json:"knee,omitempty"`
 }
 
 type jsonCoarse struct {
@@ -233,8 +232,11 @@ type jsonCoarse struct {
 
 type jsonRun struct {
 	Bandwidth float64     `json:"bandwidth_bytes_per_s"`
-	Batch     int         `json:"batch"`
+	Sync      string      `json:"sync"`
+	GPUs      int         `json:"gpus_per_node"`
+	Batch     int         `json:"batch_per_node"`
 	Servers   int         `json:"ps"`
+	Colocated bool        `json:"ps_colocated"`
 	LinkBound jsonFloat   `json:"link_bound_examples_per_s"`
 	Coarse    *jsonCoarse `json:"coarse_inputs,omitempty"`
 	Workers   []int       `json:"workers"`
@@ -251,31 +253,42 @@ type jsonError struct {
 }
 
 // WriteJSON writes the report as one indented JSON object: input, model,
-// setup, knee_epsilon, runs (per bandwidth: batch, PS, link bound, the
-// coarse inputs in seconds, workers, and per model the throughput with its
-// knee), and with measurements the measured rows and the errors.
+// setup, knee_fraction_of_max, runs (per bandwidth: sync, GPUs per node,
+// node batch, PS, link bound, the coarse inputs in seconds, workers, and per
+// model its status, the throughput of the cluster and per GPU with its knee), and with measurements the measured rows and the errors.
 func (r *Report) WriteJSON(w io.Writer) error {
 	out := struct {
 		Input    string        `json:"input"`
 		Model    string        `json:"dnn"`
 		Setup    string        `json:"setup"`
-		Knee     float64       `json:"knee_epsilon"`
+		Knee     float64       `json:"knee_fraction_of_max"`
 		Runs     []jsonRun     `json:"runs"`
 		Measured []Measurement `json:"measured,omitempty"`
 		Errors   []jsonError   `json:"errors,omitempty"`
 		Missing  []int         `json:"measured_not_predicted,omitempty"`
 	}{Input: r.Input, Model: r.Model, Setup: r.Setup, Knee: r.Knee, Measured: r.Measured, Missing: r.Missing}
 	for _, p := range r.Runs {
-		jr := jsonRun{Bandwidth: p.Bandwidth, Batch: p.Batch, Servers: p.Servers, LinkBound: jsonFloat(p.LinkBound), Workers: p.Workers, Notes: p.Notes}
+		jr := jsonRun{Bandwidth: p.Bandwidth, Sync: p.Sync.String(), GPUs: p.gpus(), Batch: p.Batch, Servers: p.Servers, Colocated: p.Colocated,
+			LinkBound: jsonFloat(p.LinkBound), Workers: p.Workers, Notes: p.Notes}
 		if p.HasCoarse {
 			c := p.Coarse
-			jr.Coarse = &jsonCoarse{Step: c.Step, SW: c.Phases.Worker, SU: c.Phases.Uplink, SS: c.Phases.Server, SD: c.Phases.Downlink, Tp: c.Tp, Tc: c.Tc, U1: c.U1}
+			ph := c.Phases
+			if p.Reading == OpReading {
+				ph = c.OpPhases
+			}
+			jr.Coarse = &jsonCoarse{Step: c.Step, SW: ph.Worker, SU: ph.Uplink, SS: ph.Server, SD: ph.Downlink, Tp: c.Tp, Tc: c.Tc, U1: c.U1}
 		}
-		for _, c := range p.Curves {
-			k, sat := Knee(p.Workers, c.Throughput, r.Knee)
-			jc := jsonCurve{Model: c.Model, Label: c.Model.Label(), Knee: k, Saturated: sat}
-			for _, y := range c.Throughput {
-				jc.Throughput = append(jc.Throughput, jsonFloat(y))
+		for _, m := range p.models() {
+			jc := jsonCurve{Model: m, Label: m.Label(), Status: "ok"}
+			y, ok := p.Curve(m)
+			if !ok {
+				jc.Status = "n/a (" + p.Why(m) + ")"
+			} else {
+				jc.Knee = KneeAt(p.Workers, y, r.Knee)
+			}
+			for i, v := range y {
+				jc.Throughput = append(jc.Throughput, jsonFloat(v))
+				jc.PerGPU = append(jc.PerGPU, jsonFloat(v/float64(p.Workers[i]*p.gpus())))
 			}
 			jr.Curves = append(jr.Curves, jc)
 		}

@@ -20,7 +20,7 @@ func handReport() *Report {
 			Coarse: Coarse{Step: 0.8, Tp: 0.5, Tc: 0.1, U1: 0.25},
 			Curves: []Curve{{Simulator, []float64{10 * k, 20 * k, 20.5 * k}}, {Cynthia, []float64{10 * k, 19 * k, 40 * k}}}}
 	}
-	r := &Report{Input: "input: hand", Model: "m", Setup: "cluster: hand", Knee: 0.05, Runs: []*Prediction{run(125e6, 1), run(1.25e9, 10)}}
+	r := &Report{Input: "input: hand", Model: "m", Setup: "cluster: hand", Knee: 0.95, Runs: []*Prediction{run(125e6, 1), run(1.25e9, 10)}}
 	r.Measured = []Measurement{{Workers: 2, Throughput: 16, Std: 1}, {Workers: 5, Throughput: 1}}
 	r.Errors, r.Missing = r.Runs[0].Errors(r.Measured)
 	return r
@@ -34,12 +34,12 @@ func TestReportText(t *testing.T) {
 	require.True(t, strings.HasPrefix(out, "input: hand\ncluster: hand\n\n"))
 	flat := strings.Join(strings.Fields(out), " ") // tables are aligned with spaces
 	for _, want := range []string{
-		"1 Gbit/s, batch 8, 1 PS: link bound 30 examples/s; 1-worker step 0.8 s",
-		"10 Gbit/s, batch 8, 1 PS: link bound 300 examples/s workers", // no coarse inputs
+		"1 Gbit/s, asp, 1 GPU(s)/node, batch 8 per node, 1 PS: link bound 30 examples/s; 1-worker step 0.8 s",
+		"10 Gbit/s, asp, 1 GPU(s)/node, batch 8 per node, 1 PS: link bound 300 examples/s workers", // no coarse inputs
 		"workers simulator cynthia measured 1 10 10 2 20 19 16 3 20.5 40",
-		// 20 → 20.5 gains 2.5% < ε: the simulator saturates at W = 2;
-		// Cynthia gains ≥ 5% at every step.
-		"knee (ε=0.05) 2 > 3",
+		// 20 ≥ 0.95·20.5: the simulator's knee is W = 2; Cynthia's max is
+		// its last point.
+		"knee (W at 95% of max) 2 3",
 		"relative error (predicted − measured)/measured at 1 Gbit/s, %",
 		"measured worker counts [5] are not among the predicted ones",
 		"workers simulator cynthia 2 +25.0 +18.8 mean |error| 25.0 18.8 max |error| 25.0 18.8", // (20−16)/16, (19−16)/16
@@ -56,9 +56,9 @@ func TestReportCSV(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, csvHeader, recs[0])
 	require.Len(t, recs, 1+2*3*2)
-	require.Equal(t, []string{"1.25e+08", "2", "simulator", "20", "16", "0.25", "30"}, recs[3])
-	require.Equal(t, []string{"1.25e+08", "1", "cynthia", "10", "", "", "30"}, recs[2])
-	require.Equal(t, []string{"1.25e+09", "2", "simulator", "200", "", "", "300"}, recs[9], "measurements compare with the first bandwidth only")
+	require.Equal(t, []string{"1.25e+08", "2", "simulator", "20", "16", "0.25", "30", "10", "1", "asp", "ok"}, recs[3])
+	require.Equal(t, []string{"1.25e+08", "1", "cynthia", "10", "", "", "30", "10", "1", "asp", "ok"}, recs[2])
+	require.Equal(t, []string{"1.25e+09", "2", "simulator", "200", "", "", "300", "100", "1", "asp", "ok"}, recs[9], "measurements compare with the first bandwidth only")
 }
 
 func TestReportJSON(t *testing.T) {
@@ -109,5 +109,5 @@ func TestReportResultTable(t *testing.T) {
 	require.Equal(t, dataset.Measured, origin[last])
 	require.Equal(t, [2]float64{5, 1}, [2]float64{x[last], y[last]})
 	require.Equal(t, [2]float64{15, 17}, [2]float64{tab.Floats("y_lo")[last-1], tab.Floats("y_hi")[last-1]})
-	require.True(t, strings.HasPrefix(res.Notes[2], "1 Gbit/s, batch 8"))
+	require.True(t, strings.HasPrefix(res.Notes[2], "1 Gbit/s, asp, 1 GPU(s)/node, batch 8"))
 }

@@ -181,6 +181,9 @@ type Config struct {
 	// depend on W, the link mode or the order; the Random order uses its own
 	// stream. Same seed, same result.
 	Seed uint64
+	// Sync is ASP (the zero value, icpe20) or BSP (a barrier per step; see
+	// Sync).
+	Sync Sync
 	// SeriesWindow, if positive, is the length in seconds of the windows of
 	// Result.Series (throughput and downlink overlap over time, Fig. 16).
 	SeriesWindow float64

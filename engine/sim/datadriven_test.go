@@ -146,6 +146,8 @@ func ddRun(t *testing.T, where string, tr *trace.Trace, args map[string]string) 
 			cfg.Link.Order, err = ParseOrder(v)
 		case "overhead":
 			cfg.OverheadOn, err = ParseOverheadPlacement(v)
+		case "sync":
+			cfg.Sync, err = ParseSync(v)
 		default:
 			t.Fatalf("%s: unknown run argument %q", where, k)
 		}

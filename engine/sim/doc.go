@@ -8,7 +8,11 @@
 //
 // Run takes a 1-worker profile (package trace) and simulates W workers that
 // each run N steps sampled with replacement from the profiled steps; Sweep
-// runs several W in parallel. Each worker has one resource per kind and PS:
+// runs several W in parallel. Both compile the trace first; Compile does it
+// once (validation, the overhead transform, dependents in CSR form) and
+// returns a Program whose Run and Sweep reuse it across workers, seeds,
+// bandwidths and link settings, with a setup of a few dozen allocations
+// per run. Each worker has one resource per kind and PS:
 // its processor, and for every PS i a downlink, an uplink and its share of
 // PS i's processor (Share = 1 for computation, B.1.3).
 //

@@ -15,9 +15,37 @@ func (a entry) before(b entry) bool {
 
 // minHeap is a binary heap of entries ordered by (key, seq). Its backing
 // array is preallocated, so push and pop never allocate.
-type minHeap struct{ a []entry }
+//
+// The event loop takes the top with take instead of pop: the top stays in
+// place as a hole that the next push fills with one sift-down (most events
+// start a chunk on the heap they came from), and settle removes it if no
+// push came. The set of entries, and so the order in which they leave, is
+// the same as with pop and push, since (key, seq) is a total order.
+type minHeap struct {
+	a    []entry
+	hole bool // a[0] was taken and awaits replacement
+}
+
+// take returns the top entry and leaves it as a hole.
+func (h *minHeap) take() entry {
+	h.hole = true
+	return h.a[0]
+}
+
+// settle removes the hole left by take, if any.
+func (h *minHeap) settle() {
+	if h.hole {
+		h.hole = false
+		h.pop()
+	}
+}
 
 func (h *minHeap) push(e entry) {
+	if h.hole {
+		h.hole = false
+		h.down(e)
+		return
+	}
 	a := append(h.a, e)
 	i := len(a) - 1
 	for i > 0 {
@@ -32,12 +60,10 @@ func (h *minHeap) push(e entry) {
 	h.a = a
 }
 
-func (h *minHeap) pop() entry {
+// down places e at the root, replacing the top, and sifts it down.
+func (h *minHeap) down(e entry) {
 	a := h.a
-	top := a[0]
-	n := len(a) - 1
-	last := a[n]
-	a = a[:n]
+	n := len(a)
 	i := 0
 	for {
 		c := 2*i + 1
@@ -47,16 +73,23 @@ func (h *minHeap) pop() entry {
 		if c+1 < n && a[c+1].before(a[c]) {
 			c++
 		}
-		if !a[c].before(last) {
+		if !a[c].before(e) {
 			break
 		}
 		a[i] = a[c]
 		i = c
 	}
+	a[i] = e
+}
+
+func (h *minHeap) pop() entry {
+	top := h.a[0]
+	n := len(h.a) - 1
+	last := h.a[n]
+	h.a = h.a[:n]
 	if n > 0 {
-		a[i] = last
+		h.down(last)
 	}
-	h.a = a
 	return top
 }
 

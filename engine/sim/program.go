@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"fmt"
 	"math/rand/v2"
 
 	"pslab/engine/trace"
@@ -41,9 +40,11 @@ func slotResource(l int32) trace.Resource {
 	return trace.Resource{Kind: trace.PS, PS: ps}
 }
 
-// program is a trace compiled for simulation: the overhead transform of
-// B.1.2 applied, dependents in CSR form, per-step durations and sizes. It is
-// read-only after compile and shared by concurrent runs.
+// program is one variant of a compiled trace as the event loop sees it:
+// the overhead transform of B.1.2 applied (or not), dependents in CSR
+// form, per-step durations and sizes, and link priorities. Its slices are
+// read-only and shared by concurrent runs; a Program builds one layout per
+// overhead structure and gives each run a copy with work and prio set.
 type program struct {
 	nOps, servers, slots int
 	names                []string
@@ -62,35 +63,20 @@ type program struct {
 	nSteps               int
 	work                 []float64 // [step·nOps+op] compute seconds
 	bytes                []int64   // [step·nOps+op] link bytes
-	p                    params
 }
 
-// compile validates tr and builds the program. Link ops keep their bytes;
-// their recorded durations are dropped (transfer time is bytes/B at the
-// simulated bandwidth). When the overhead model is on, every communication
-// op c gets an op "c/overhead" of alpha·bytes+beta seconds on the receiving
-// side (worker for downlinks, PS for uplinks), which depends on c; the
-// dependents of c wait for it instead. Under Processor it is a computation
-// op on that processor's slot; under ReceiveThreads it is a delay op that
-// takes no slot (its slot only names the receiving side in spans).
-func compile(tr *trace.Trace, p params) (*program, error) {
-	if tr == nil {
-		return nil, fmt.Errorf("sim: nil trace")
-	}
-	if err := tr.Validate(); err != nil {
-		return nil, fmt.Errorf("sim: %w", err)
-	}
-	first := tr.Steps[0].Ops
+// layout builds the program structure of pr for one overhead structure:
+// everything but work and prio. Link ops keep their bytes; their recorded
+// durations are dropped (transfer time is bytes/B at the simulated
+// bandwidth). With the overhead model on (withOH), every communication op
+// c gets an op "c/overhead" on the receiving side (worker for downlinks, PS
+// for uplinks), which depends on c; the dependents of c wait for it
+// instead. Under Processor it is a computation op on that processor's
+// slot; under ReceiveThreads it is a delay op that takes no slot (its slot
+// only names the receiving side in spans).
+func (pr *Program) layout(withOH bool, on OverheadPlacement) *program {
+	first := pr.first.Ops
 	n0 := len(first)
-	servers := max(tr.Meta.Servers, 1)
-	for i := range first {
-		r := first[i].Resource
-		if r.Kind == trace.Worker && r.PS != 0 {
-			return nil, fmt.Errorf("sim: op %d %q: worker resource with PS index %d", i, first[i].Name, r.PS)
-		}
-		servers = max(servers, r.PS+1)
-	}
-	withOH := p.alpha > 0 || p.beta > 0
 	// oh[c] is the program index of c's overhead op, or −1.
 	oh := make([]int32, n0)
 	n := n0
@@ -102,10 +88,9 @@ func compile(tr *trace.Trace, p params) (*program, error) {
 		}
 	}
 	g := &program{
-		nOps: n, servers: servers, slots: 1 + 3*servers,
+		nOps: n, servers: pr.servers, slots: 1 + 3*pr.servers,
 		names: make([]string, n), origin: make([]int32, n), overhead: make([]bool, n), delay: make([]bool, n),
-		slot: make([]int32, n), indeg: make([]int32, n), prio: make([]int32, n),
-		nSteps: len(tr.Steps), p: p,
+		slot: make([]int32, n), indeg: make([]int32, n), nSteps: pr.nSteps,
 	}
 	// deps per program op
 	depsOf := make([][]int32, n)
@@ -124,7 +109,7 @@ func compile(tr *trace.Trace, p params) (*program, error) {
 			g.names[h] = op.Name + "/overhead"
 			g.origin[h] = int32(i)
 			g.overhead[h] = true
-			if p.overheadOn == ReceiveThreads {
+			if on == ReceiveThreads {
 				g.delay[h] = true
 				g.nDelay++
 			}
@@ -176,48 +161,52 @@ func compile(tr *trace.Trace, p params) (*program, error) {
 			g.slotClass[l] = 2*int32(r.PS) + dir
 		}
 	}
-	g.work = make([]float64, g.nSteps*n)
 	g.bytes = make([]int64, g.nSteps*n)
-	for s := range tr.Steps {
-		ops := tr.Steps[s].Ops
-		row := s * n
-		for i := range ops {
-			op := &ops[i]
-			if op.IsComm() {
-				g.bytes[row+i] = op.Bytes
-				if h := oh[i]; h >= 0 {
-					g.work[row+int(h)] = p.alpha*float64(op.Bytes) + p.beta
-				}
-			} else {
-				g.work[row+i] = float64(op.Duration()) * 1e-9
-			}
-		}
+	for s := range g.nSteps {
+		copy(g.bytes[s*n:s*n+n0], pr.bytes[s*n0:(s+1)*n0])
 	}
-	g.setPriorities(&tr.Steps[0])
-	return g, nil
+	return g
 }
 
-// setPriorities fills prio for the link ops according to the configured
-// order. FIFO leaves all priorities at 0 (ties are FIFO).
-func (g *program) setPriorities(step *trace.Step) {
-	switch g.p.order {
+// buildWork returns the compute seconds [step·nOps+op] of layout g with
+// overhead coefficients alpha (s/byte) and beta (s): recorded durations
+// for computation ops, alpha·bytes + beta for overhead ops, 0 for links.
+func (pr *Program) buildWork(g *program, alpha, beta float64) []float64 {
+	n0, n := len(pr.first.Ops), g.nOps
+	work := make([]float64, g.nSteps*n)
+	for s := range g.nSteps {
+		row := work[s*n : (s+1)*n]
+		copy(row, pr.dur[s*n0:(s+1)*n0])
+		for h := n0; h < n; h++ {
+			row[h] = alpha*float64(pr.bytes[s*n0+int(g.origin[h])]) + beta
+		}
+	}
+	return work
+}
+
+// priorities returns the link priorities of layout g for a link order:
+// FIFO leaves all at 0 (ties are FIFO). seed is Config.Seed, used by Random.
+func (pr *Program) priorities(g *program, order Order, seed uint64) []int32 {
+	prio := make([]int32, g.nOps)
+	switch order {
 	case TIC, ReverseTIC:
-		pr := TICPriority(step)
+		pr.ticOnce.Do(func() { pr.tic = TICPriority(&pr.first) })
 		for i := range g.nOps {
 			if !g.overhead[i] && g.slotRes[g.slot[i]].Kind.IsLink() {
-				g.prio[i] = pr[g.origin[i]]
-				if g.p.order == ReverseTIC {
-					g.prio[i] = -g.prio[i]
+				prio[i] = pr.tic[g.origin[i]]
+				if order == ReverseTIC {
+					prio[i] = -prio[i]
 				}
 			}
 		}
 	case Random:
-		r := rand.New(rand.NewPCG(g.p.seed, orderStream))
+		r := rand.New(rand.NewPCG(seed, orderStream))
 		perm := r.Perm(g.nOps)
 		for i := range g.nOps {
-			g.prio[i] = int32(perm[i])
+			prio[i] = int32(perm[i])
 		}
 	}
+	return prio
 }
 
 // PCG stream constants: step sampling of worker w uses stream w, the Random

@@ -12,20 +12,20 @@ import (
 // Run simulates asynchronous SGD with cfg.Workers workers on the profiled
 // steps of tr (icpe20 Algorithm 3.1) and measures throughput. It returns an
 // error naming the field for a bad trace or configuration, and the error of
-// cfg.Timeline if writing fails.
+// cfg.Timeline if writing fails. It compiles tr on every call: to run one
+// trace many times, Compile it once and use Program.Run.
 func Run(tr *trace.Trace, cfg Config) (Result, error) {
 	if tr == nil {
 		return Result{}, errors.New("sim: nil trace")
 	}
-	p, err := resolve(&tr.Meta, &cfg)
+	if _, err := resolve(&tr.Meta, &cfg); err != nil { // configuration errors first
+		return Result{}, err
+	}
+	pr, err := Compile(tr)
 	if err != nil {
 		return Result{}, err
 	}
-	g, err := compile(tr, p)
-	if err != nil {
-		return Result{}, err
-	}
-	return run(g, &cfg)
+	return pr.Run(cfg)
 }
 
 // slotState is scheduler[w, r] of Alg. 3.1 plus an explicit busy flag
@@ -84,10 +84,10 @@ type sim struct {
 	multiplex  bool
 	window     int64
 	stepsPerWk int
+	bar        *barrier // BSP barrier (Config.Sync); nil for ASP
 }
 
-func newSim(g *program, workers int) *sim {
-	p := &g.p
+func newSim(g *program, p *params, workers int) *sim {
 	s := &sim{
 		g: g, p: p, W: workers, S: g.slots, n: g.nOps, invB: 1 / p.bandwidth,
 		workers: make([]workerState, workers), slots: make([]slotState, workers*g.slots),
@@ -122,24 +122,10 @@ func newSim(g *program, workers int) *sim {
 	return s
 }
 
-func run(g *program, cfg *Config) (Result, error) {
-	if cfg.Workers < 1 {
-		return Result{}, fmt.Errorf("sim: Config.Workers: %d; want ≥ 1", cfg.Workers)
-	}
-	if int64(cfg.Workers)*int64(max(g.nOps, g.slots)) >= math.MaxInt32 {
-		return Result{}, fmt.Errorf("sim: Config.Workers: %d workers × %d ops is too large", cfg.Workers, g.nOps)
-	}
-	s := newSim(g, cfg.Workers)
-	s.onSpan = cfg.OnSpan
-	if cfg.Timeline != nil {
-		s.tl = newTimeline(cfg.Timeline, g, cfg.Workers)
-	}
-	s.emit = s.onSpan != nil || s.tl != nil
-	if s.emit && g.nDelay > 0 {
-		s.delayStart = make([]float64, cfg.Workers*g.nOps)
-	}
-	for w := range s.W {
-		s.startStep(w)
+func run(g *program, p *params, cfg *Config) (Result, error) {
+	s, err := setup(g, p, cfg)
+	if err != nil {
+		return Result{}, err
 	}
 	s.loop()
 	if s.finished != s.W {
@@ -152,6 +138,34 @@ func run(g *program, cfg *Config) (Result, error) {
 		}
 	}
 	return res, err
+}
+
+// setup checks cfg.Workers and prepares a run of g up to its event loop:
+// state allocated, every worker's first step started.
+func setup(g *program, p *params, cfg *Config) (*sim, error) {
+	if cfg.Workers < 1 {
+		return nil, fmt.Errorf("sim: Config.Workers: %d; want ≥ 1", cfg.Workers)
+	}
+	if int64(cfg.Workers)*int64(max(g.nOps, g.slots)) >= math.MaxInt32 {
+		return nil, fmt.Errorf("sim: Config.Workers: %d workers × %d ops is too large", cfg.Workers, g.nOps)
+	}
+	s := newSim(g, p, cfg.Workers)
+	var err error
+	if s.bar, err = newBarrier(cfg.Sync, cfg.Workers); err != nil {
+		return nil, err
+	}
+	s.onSpan = cfg.OnSpan
+	if cfg.Timeline != nil {
+		s.tl = newTimeline(cfg.Timeline, g, cfg.Workers)
+	}
+	s.emit = s.onSpan != nil || s.tl != nil
+	if s.emit && g.nDelay > 0 {
+		s.delayStart = make([]float64, cfg.Workers*g.nOps)
+	}
+	for w := range s.W {
+		s.startStep(w)
+	}
+	return s, nil
 }
 
 // loop is the event loop: the next event is the earliest (time, sequence)
@@ -182,21 +196,22 @@ func (s *sim) loop() {
 		now := max(best.key, s.now) // explicit clock (I-9)
 		s.st.advance(now)
 		s.now = now
-		var slot int32
 		if src == -1 {
-			if slot = s.compute.pop().slot; slot < 0 { // a receive-thread delay
+			if slot := s.compute.take().slot; slot < 0 { // a receive-thread delay
 				s.completeDelay(int(-slot - 1))
-				continue
+			} else {
+				s.complete(slot)
 			}
-		} else {
-			c := &s.classes[src]
-			e := c.h.pop()
-			c.sync(now)
-			c.v = e.key // exact, so chunks with equal tags finish together
-			c.dirty, s.anyDirty = true, true
-			slot = e.slot
+			s.compute.settle()
+			continue
 		}
-		s.complete(slot)
+		c := &s.classes[src]
+		e := c.h.take()
+		c.sync(now)
+		c.v = e.key // exact, so chunks with equal tags finish together
+		c.dirty, s.anyDirty = true, true
+		s.complete(e.slot)
+		c.h.settle()
 	}
 }
 
@@ -373,23 +388,9 @@ func (s *sim) stepDone(w int) {
 		s.finished++
 		return
 	}
+	if s.bar != nil {
+		s.bar.arrive(s, w)
+		return
+	}
 	s.startStep(w)
-}
-
-// emitSpan reports the chunk of op of worker w that ran on local slot
-// local from start to now; tid is its timeline thread (local, or S + local
-// for a receive-thread delay).
-func (s *sim) emitSpan(w int, local, tid, op int32, chunk uint8, last bool, start float64) {
-	sp := Span{
-		Worker: w, Step: s.workers[w].done,
-		Resource: s.g.slotRes[local], Op: int(s.g.origin[op]), Name: s.g.names[op],
-		Overhead: s.g.overhead[op], Chunk: int(chunk), Last: last,
-		Start: start, End: s.now,
-	}
-	if s.onSpan != nil {
-		s.onSpan(sp)
-	}
-	if s.tl != nil {
-		s.tl.span(&sp, int(tid), op)
-	}
 }

@@ -24,3 +24,21 @@ type Span struct {
 	Start float64 // seconds since the start of the simulation
 	End   float64 // seconds since the start of the simulation
 }
+
+// emitSpan reports the chunk of op of worker w that ran on local slot
+// local from start to now; tid is its timeline thread (local, or S + local
+// for a receive-thread delay).
+func (s *sim) emitSpan(w int, local, tid, op int32, chunk uint8, last bool, start float64) {
+	sp := Span{
+		Worker: w, Step: s.workers[w].done,
+		Resource: s.g.slotRes[local], Op: int(s.g.origin[op]), Name: s.g.names[op],
+		Overhead: s.g.overhead[op], Chunk: int(chunk), Last: last,
+		Start: start, End: s.now,
+	}
+	if s.onSpan != nil {
+		s.onSpan(sp)
+	}
+	if s.tl != nil {
+		s.tl.span(&sp, int(tid), op)
+	}
+}

@@ -14,7 +14,9 @@ import (
 // the runs execute in parallel goroutines, at most GOMAXPROCS at a time;
 // each run is independent and seeded by cfg.Seed alone, so the results are
 // identical to serial Run calls. cfg.Timeline and cfg.OnSpan must be nil
-// (they are per run). The error joins the errors of all failed runs.
+// (they are per run). The error joins the errors of all failed runs. To
+// sweep one trace several times (seeds, bandwidths), Compile it once and
+// use Program.Sweep.
 func Sweep(tr *trace.Trace, cfg Config, workers []int) ([]Result, error) {
 	if tr == nil {
 		return nil, errors.New("sim: nil trace")
@@ -22,14 +24,17 @@ func Sweep(tr *trace.Trace, cfg Config, workers []int) ([]Result, error) {
 	if cfg.Timeline != nil || cfg.OnSpan != nil {
 		return nil, errors.New("sim: Sweep: Config.Timeline and Config.OnSpan must be nil; use Run for timelines")
 	}
-	p, err := resolve(&tr.Meta, &cfg)
+	if _, err := resolve(&tr.Meta, &cfg); err != nil { // configuration errors first
+		return nil, err
+	}
+	pr, err := Compile(tr)
 	if err != nil {
 		return nil, err
 	}
-	g, err := compile(tr, p)
-	if err != nil {
-		return nil, err
-	}
+	return pr.Sweep(cfg, workers)
+}
+
+func sweep(g *program, p *params, cfg Config, workers []int) ([]Result, error) {
 	results := make([]Result, len(workers))
 	errs := make([]error, len(workers))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -42,7 +47,7 @@ func Sweep(tr *trace.Trace, cfg Config, workers []int) ([]Result, error) {
 			defer func() { <-sem }()
 			c := cfg
 			c.Workers = w
-			r, err := run(g, &c)
+			r, err := run(g, p, &c)
 			if err != nil {
 				err = fmt.Errorf("W = %d: %w", w, err)
 			}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+
+	"pslab/engine/atomicfile"
+	"pslab/engine/predict"
+	"pslab/engine/sim"
+)
+
+// clusterFlags are the cluster-shape flags of `pslab predict` (issue #18):
+// synchronization, GPUs per node, colocated PS, calibration, timeline.
+type clusterFlags struct {
+	sync, intra, calibrate, timeline string
+	phases                           string
+	gpus, timelineWorkers            int
+	colocate                         bool
+	cal                              *predict.Calibration // -calibrate, once fitted
+}
+
+// register adds the flags to fs.
+func (k *clusterFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&k.sync, "sync", "asp", "asp (asynchronous) or bsp (a barrier per step: simulator, Cynthia's BSP model, zhang); a model that does not define the mode is listed as n/a")
+	fs.StringVar(&k.phases, "mva-phases", "auto", "MVA's phases: ops (S^W = forward + backward, S^U and S^D = bytes / bandwidth, S^S = PS updates), tcpdump (icpe20's reading, as the experiments) or auto (ops for a profile, tcpdump for a recorded trace)")
+	fs.IntVar(&k.gpus, "gpus-per-node", 1, "profile only: GPUs G per worker node; each computes -batch examples, gradients are summed in the node, one push/pull per tensor; -workers counts nodes")
+	fs.StringVar(&k.intra, "intra-bandwidth", "", "intra-node GPU-to-GPU bandwidth with unit (default 400Gbps = 50 GB/s, NVLink/PCIe 4-like, assumed); (G−1)/G·bytes/bandwidth per tensor to reduce and to broadcast")
+	fs.BoolVar(&k.colocate, "colocate", false, "profile only: one PS shard on each worker node sharing its NIC (W PSs; modelled for every model as W PSs at bandwidth B·W/(2(W−1)), no network at W = 1)")
+	fs.StringVar(&k.calibrate, "calibrate", "", "profile only: W:THROUGHPUT, one measured point (nodes, examples/s of the cluster, e.g. 1:250): fit the device speed so the simulator reproduces it within 0.5%, and use it for every model")
+	fs.StringVar(&k.timeline, "timeline", "", "write the simulator's Chrome/Perfetto trace (.json) of one configuration (-timeline-workers, the first -bandwidth)")
+	fs.IntVar(&k.timelineWorkers, "timeline-workers", 2, "worker nodes W of the -timeline configuration")
+}
+
+// apply validates the flags and sets them on c; in is the input.
+func (k *clusterFlags) apply(c *predict.Cluster, in *predictInput, set map[string]bool) error {
+	y, err := sim.ParseSync(k.sync)
+	if err != nil {
+		return fmt.Errorf("predict: -sync %q: want asp or bsp", k.sync)
+	}
+	if k.gpus < 1 {
+		return fmt.Errorf("predict: -gpus-per-node %d: need ≥ 1", k.gpus)
+	}
+	if k.timelineWorkers < 1 {
+		return fmt.Errorf("predict: -timeline-workers %d: need ≥ 1", k.timelineWorkers)
+	}
+	if c.Reading, err = predict.ParsePhaseReading(k.phases); err != nil {
+		return fmt.Errorf("predict: -mva-phases: %w", err)
+	}
+	c.Sync, c.GPUsPerNode, c.Colocate = y, k.gpus, k.colocate
+	if k.intra != "" {
+		bw, err := predict.ParseBandwidths(k.intra)
+		if err != nil || len(bw) != 1 {
+			return fmt.Errorf("predict: -intra-bandwidth %q: want one bandwidth with unit, e.g. 400Gbps", k.intra)
+		}
+		c.IntraBandwidth = bw[0]
+	}
+	if k.calibrate != "" {
+		if _, err := predict.ParsePoint(k.calibrate); err != nil {
+			return fmt.Errorf("predict: -calibrate: %w", err)
+		}
+	}
+	if in.kind != "profile" {
+		for _, name := range []string{"gpus-per-node", "intra-bandwidth", "colocate", "calibrate"} {
+			if set[name] {
+				return fmt.Errorf("predict: -%s applies to a per-layer profile, not to a recorded trace", name)
+			}
+		}
+	}
+	if k.cal != nil {
+		c.DeviceSpeed = k.cal.DeviceSpeed
+	}
+	return nil
+}
+
+// fit runs -calibrate on the profile at bandwidth c.Bandwidth and keeps
+// the fitted device speed.
+func (k *clusterFlags) fit(in *predictInput, c predict.Cluster) error {
+	if k.calibrate == "" || k.cal != nil {
+		return nil
+	}
+	pt, err := predict.ParsePoint(k.calibrate)
+	if err != nil {
+		return fmt.Errorf("predict: -calibrate: %w", err)
+	}
+	cal, err := predict.Calibrate(in.profile, c, pt)
+	if err != nil {
+		return fmt.Errorf("predict: -calibrate %s: %w", k.calibrate, err)
+	}
+	k.cal = &cal
+	return nil
+}
+
+// setup describes the flags for the report's setup line.
+func (k *clusterFlags) setup(c predict.Cluster) string {
+	s := fmt.Sprintf("; sync %s", c.Sync)
+	if c.GPUsPerNode > 1 {
+		intra := c.IntraBandwidth
+		if intra == 0 {
+			intra = predict.DefaultIntraBandwidth
+		}
+		s += fmt.Sprintf(", %d GPUs per node (intra-node %s)", c.GPUsPerNode, gbps(intra))
+	}
+	if c.Colocate {
+		s += ", PS colocated on every node"
+	}
+	if k.cal != nil {
+		s += fmt.Sprintf("; calibrated to %s: device speed %.5g (simulator %.5g examples/s, %d runs)", k.calibrate, k.cal.DeviceSpeed, k.cal.Simulated, k.cal.Runs)
+	}
+	return s
+}
+
+// writeTimeline writes -timeline for cluster c (the first bandwidth).
+func (k *clusterFlags) writeTimeline(in *predictInput, c predict.Cluster) error {
+	if k.timeline == "" {
+		return nil
+	}
+	var b bytes.Buffer
+	var w io.Writer = &b
+	if err := predict.Timeline(w, in.profile, in.trace, c, k.timelineWorkers); err != nil {
+		return fmt.Errorf("predict: -timeline: %w", err)
+	}
+	if err := atomicfile.Write(k.timeline, b.Bytes()); err != nil {
+		return fmt.Errorf("predict: -timeline: %w", err)
+	}
+	return nil
+}
+
+// finiteKnee reports whether the -knee fraction is usable.
+func finiteKnee(f float64) bool { return f > 0 && f <= 1 && !math.IsNaN(f) }

@@ -1,0 +1,70 @@
+package predict
+
+import (
+	"fmt"
+
+	"pslab/engine/cynthia"
+	"pslab/engine/syncps"
+	"pslab/engine/zoo"
+)
+
+// zhangIterations is the number M of iterations zhang's epoch is averaged
+// over (syncps.Config.Iterations): enough that the first iteration's
+// pipeline fill weighs little in the per-iteration mean.
+const zhangIterations = 10
+
+// cynthiaBSP is Cynthia's own BSP model (cynthia.ModelCynthia, Eq. 3–7)
+// for a weak-scaling cluster of W workers of batch examples each:
+// w_iter = W·T_p at c = c_base = 1 FLOP/s (so each worker computes for
+// T_p), g_param = T_C·B bytes each way per worker, b_prof = U_1·B bytes/s,
+// c_prof = 0 (the PS CPU never limits), M PS NICs of B bytes/s each.
+// Throughput is W·batch / max(T_p/u, 2·g·W/(M·B)), examples/s.
+func cynthiaBSP(co Coarse, batch, servers int, bw float64, workers []int) ([]float64, error) {
+	var y []float64
+	inst := cynthia.Instance{Name: "worker node", CPU: 1, Bandwidth: bw}
+	for _, w := range workers {
+		wl := cynthia.Workload{Name: "profile", WIter: float64(w) * co.Tp, GParam: co.Tc * bw, BProf: co.U1 * bw,
+			Sync: cynthia.BSP, Batch: w * batch}
+		b, err := cynthia.ModelCynthia.PredictHomogeneous(wl, cynthia.Homogeneous{Instance: inst, Workers: w, PS: servers, CBase: 1})
+		if err != nil {
+			return nil, err
+		}
+		y = append(y, b.Throughput)
+	}
+	return y, nil
+}
+
+// zhang is Zhang et al.'s model (syncps.Predict with DefaultConfig's
+// assumed constants) on the per-layer profile prof (a NodeProfile when the
+// node has several GPUs): W workers, M PSs, bandwidth B bytes/s, compute
+// scaled as zoo.Synthesize scales it (c.Batch/prof.Batch/c.DeviceSpeed),
+// averaged over zhangIterations iterations. Throughput is
+// W·batch / iteration time, examples/s.
+func zhang(prof *zoo.Profile, c Cluster, servers int, bw float64, workers []int) ([]float64, error) {
+	batch, speed := c.Batch, c.DeviceSpeed
+	if batch == 0 {
+		batch = prof.Batch
+	}
+	if speed == 0 {
+		speed = 1
+	}
+	cfg := syncps.DefaultConfig()
+	cfg.Servers, cfg.Bandwidth, cfg.Iterations = servers, bw, zhangIterations
+	cfg.ComputeScale = speed * float64(prof.Batch) / float64(batch)
+	for _, l := range prof.Layers {
+		if l.IsInput() {
+			continue // its forward time is data loading, not compute (zoo)
+		}
+		cfg.Layers = append(cfg.Layers, syncps.Layer{Name: l.Name, ParamBytes: l.ParamBytes, Forward: l.Forward, Backward: l.Backward})
+	}
+	var y []float64
+	for _, w := range workers {
+		cfg.Workers = w
+		pr, err := syncps.Predict(cfg)
+		if err != nil {
+			return nil, fmt.Errorf("W = %d: %w", w, err)
+		}
+		y = append(y, float64(w*batch)/pr.IterationTime)
+	}
+	return y, nil
+}
