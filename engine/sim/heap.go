@@ -21,6 +21,16 @@ func (a entry) before(b entry) bool {
 // start a chunk on the heap they came from), and settle removes it if no
 // push came. The set of entries, and so the order in which they leave, is
 // the same as with pop and push, since (key, seq) is a total order.
+//
+// Alternatives measured on the zoo Inception-v3 runs (W = 4 and 10, 300
+// steps; median of pairwise ratios of events per CPU second on the shared
+// 2-core machine, ±5% noise): the hole 1.04× over pop + push (5 pairs);
+// on top of it, a 4-ary heap 0.97× (5 pairs) and 16-byte entries packing
+// seq<<k | slot into one tag 0.94× (9 pairs), both dropped; a branch-free
+// 128-bit (key bits, seq) compare was slower in a micro-benchmark. A
+// calendar queue was not tried: at W = 10 the compute heap holds 2–12
+// entries (median about 9) and a link class at most W, too few for
+// buckets to pay.
 type minHeap struct {
 	a    []entry
 	hole bool // a[0] was taken and awaits replacement
