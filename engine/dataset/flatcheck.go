@@ -67,7 +67,7 @@ func checkFooter(b []byte) error {
 
 // flatChecker walks one flatbuffer; nfields counts the fields seen.
 type flatChecker struct {
-	buf    []byte
+	buf     []byte
 	nfields int
 }
 
