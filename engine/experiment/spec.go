@@ -2,7 +2,9 @@ package experiment
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -89,11 +91,21 @@ type Plot struct {
 	Caption string
 }
 
-// Load decodes the spec file at path. rel is the path relative to the
-// experiments directory, "<paper>/<name>.toml"; it must match the id.
+// Load decodes the spec file at path, experiments/<paper>/<name>.toml: the
+// id must be "<paper>-<name>" and the directory the paper. Every input path
+// must be relative and stay inside the repository.
 func Load(path string) (*Spec, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, b)
+}
+
+// Parse is Load on the content b of the spec file named path.
+func Parse(path string, b []byte) (*Spec, error) {
 	var s Spec
-	f, err := tomlfile.Decode(path, &s, "params")
+	f, err := tomlfile.DecodeBytes(path, b, &s, "params")
 	if err != nil {
 		return nil, err
 	}
@@ -134,9 +146,11 @@ func Load(path string) (*Spec, error) {
 	if sw := s.Sweep; sw.Var != "" && len(sw.Values) == 0 && (sw.To < sw.From || sw.Step < 0) {
 		return nil, f.Errorf([]string{"sweep"}, "sweep %q from %v to %v by %v is empty", sw.Var, sw.From, sw.To, sw.Step)
 	}
-	for name, p := range s.Inputs {
-		if p == "" || filepath.IsAbs(p) {
-			return nil, f.Errorf([]string{"inputs", name}, "input %q: path must be relative to the repository root", name)
+	names := slices.Sorted(maps.Keys(s.Inputs)) // the first bad input, deterministically
+	for _, name := range names {
+		p := s.Inputs[name]
+		if p == "" || filepath.IsAbs(p) || !filepath.IsLocal(filepath.FromSlash(p)) {
+			return nil, f.Errorf([]string{"inputs", name}, "input %q = %q: path must be relative to the repository root and stay inside it", name, p)
 		}
 	}
 	return &s, nil
