@@ -40,6 +40,7 @@ func commands() map[string]command {
 
 		// Cynthia's Algorithm 1 on an instance catalogue (cmd/pslab/provision.go).
 		"provision": {"Cynthia provisioning plan: instance type, workers, PS nodes and cost for a loss and time goal", provision},
+		"version":   {"print the module version and VCS revision of this binary", version},
 	}
 }
 
@@ -58,10 +59,11 @@ func usage(w io.Writer) {
 }
 
 // Run executes one pslab command. Progress goes to stderr, results to stdout.
+// A bad command line is a usageError (exit status 2, see exitCode).
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		usage(stderr)
-		return errors.New("no command")
+		return usageError{errors.New("no command")}
 	}
 	name, args := args[0], args[1:]
 	if name == "help" || name == "-h" || name == "--help" {
@@ -71,9 +73,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c, ok := commands()[name]
 	if !ok {
 		usage(stderr)
-		return fmt.Errorf("unknown command %q", name)
+		return usageError{fmt.Errorf("unknown command %q", name)}
 	}
-	return c.run(ctx, args, stdout, stderr)
+	return runCommand(ctx, c, args, stdout, stderr)
 }
 
 func runExperiments(ctx context.Context, args []string, write bool, stdout, stderr io.Writer) error {
