@@ -85,7 +85,9 @@ func runCommand(ctx context.Context, c command, args []string, stdout, stderr io
 func version(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("version", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprintln(fs.Output(), "usage: pslab version\n\nprints the module version and VCS revision of this binary") }
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: pslab version\n\nprints the module version and VCS revision of this binary")
+	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
