@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -9,9 +8,6 @@ import (
 	"io"
 	"strings"
 
-	"pslab/engine/atomicfile"
-	"pslab/engine/dataset"
-	"pslab/engine/figure"
 	"pslab/engine/predict"
 	"pslab/engine/sim"
 	"pslab/engine/trace"
@@ -115,26 +111,6 @@ func predictThroughput(ctx context.Context, args []string, stdout, stderr io.Wri
 		return err
 	}
 	return f.write(in, runs, stdout)
-}
-
-// checkOutput validates the output flags before any work is done.
-func (f *predictFlags) checkOutput() error {
-	switch f.format {
-	case "text", "csv", "json":
-	case "arrow":
-		if f.out == "" || !strings.HasSuffix(f.out, ".arrow") {
-			return fmt.Errorf("predict: -format arrow needs -o <file.arrow>, got -o %q", f.out)
-		}
-	default:
-		return fmt.Errorf("predict: -format %q (want text, csv, json or arrow)", f.format)
-	}
-	if f.figure != "" && !strings.HasSuffix(f.figure, ".svg") && !strings.HasSuffix(f.figure, ".png") {
-		return fmt.Errorf("predict: -figure %s: want a .svg or .png file", f.figure)
-	}
-	if !(f.knee > 0 && f.knee < 1) {
-		return fmt.Errorf("predict: -knee %v: need 0 < ε < 1", f.knee)
-	}
-	return nil
 }
 
 // cluster is the predict.Cluster of the flags, without bandwidth.
@@ -321,55 +297,4 @@ func (f *predictFlags) report(in *predictInput, runs []*predict.Prediction) *pre
 		r.Measured, r.Errors, r.Missing = f.meas.rows, f.meas.errs, f.meas.missing
 	}
 	return r
-}
-
-// write prints or writes the report and the figure.
-func (f *predictFlags) write(in *predictInput, runs []*predict.Prediction, stdout io.Writer) error {
-	r := f.report(in, runs)
-	if f.figure != "" {
-		spec := figure.Spec{Title: "pslab predict: " + in.model + " throughput vs workers", Caption: r.Setup,
-			XLabel: "workers W", YLabel: "throughput (examples/s)", LogY: f.logY, Legend: "top left"}
-		svg, png, err := figure.Render(spec, r.Result().Table)
-		if err != nil {
-			return fmt.Errorf("predict: -figure: %w", err)
-		}
-		b := svg
-		if strings.HasSuffix(f.figure, ".png") {
-			b = png
-		}
-		if err := atomicfile.Write(f.figure, b); err != nil {
-			return fmt.Errorf("predict: -figure: %w", err)
-		}
-	}
-	if f.format == "arrow" {
-		res := r.Result()
-		res.Table.Provenance = dataset.Provenance{Origin: dataset.Derived, Source: strings.Join(in.files, ", "),
-			Licence: "derived from the input's data; the input's licence applies", Command: f.command,
-			Notes: strings.Join(res.Notes, "\n"), Extra: map[string]string{"dnn": in.model, "knee_epsilon": fmt.Sprint(f.knee)}}
-		if err := dataset.Write(f.out, res.Table, dataset.Allocator); err != nil {
-			return fmt.Errorf("predict: -o: %w", err)
-		}
-		return nil
-	}
-	var buf bytes.Buffer
-	var err error
-	switch f.format {
-	case "csv":
-		err = r.WriteCSV(&buf)
-	case "json":
-		err = r.WriteJSON(&buf)
-	default:
-		err = r.WriteText(&buf)
-	}
-	if err != nil {
-		return err
-	}
-	if f.out == "" {
-		_, err = stdout.Write(buf.Bytes())
-		return err
-	}
-	if err := atomicfile.Write(f.out, buf.Bytes()); err != nil {
-		return fmt.Errorf("predict: -o: %w", err)
-	}
-	return nil
 }

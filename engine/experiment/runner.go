@@ -164,7 +164,7 @@ func runOne(ctx context.Context, reg Registry, path string, opt Options) (o Outc
 	}
 	o.Golden = g
 	if opt.Write {
-		if err := writable(FigurePath(opt.Root, spec, ".svg")); err != nil {
+		if err := Writable(FigurePath(opt.Root, spec, ".svg")); err != nil {
 			o.Err = err
 			return o
 		}
@@ -201,10 +201,10 @@ func runOne(ctx context.Context, reg Registry, path string, opt Options) (o Outc
 	return o
 }
 
-// writable reports an error if the file path cannot be created: a parent
+// Writable reports an error if the file path cannot be created: a parent
 // that exists but is not a directory, or an existing directory at path.
-// It creates nothing.
-func writable(path string) error {
+// It creates nothing, so commands can check every output before writing.
+func Writable(path string) error {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return fmt.Errorf("output %s is a directory", path)
 	}
