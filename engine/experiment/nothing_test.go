@@ -67,3 +67,26 @@ func TestRunErrorsLeaveTheTreeUnchanged(t *testing.T) {
 		})
 	}
 }
+
+// TestLimitsNameTheKey: a worker or step count above the limits is refused
+// at load time with the file:line of the key and the [limits] key that
+// raises it (workers = 1e9 used to reach an int32 guard in the simulator
+// that named no line); [limits] raises them.
+func TestLimitsNameTheKey(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ edit, want string }{
+		{"slope = 2.0\nworkers = 1e9", `toy.toml:20: params.workers = 1e+09 exceeds the limit of 65536 workers`},
+		{"slope = 2.0\n[[params.case]]\nprofile_steps = [10, 20000000]", `toy.toml:21: params.case.profile_steps = 2e+07 exceeds the limit of 1000000 steps`},
+	} {
+		_, sp := repo(t, strings.Replace(goodSpec, "slope = 2.0", c.edit, 1), goodGolden)
+		_, err := Load(sp)
+		require.ErrorContains(t, err, c.want)
+		require.ErrorContains(t, err, "[limits]")
+	}
+	_, sp := repo(t, strings.Replace(strings.Replace(goodSpec, "var = \"x\"", "var = \"workers\"", 1), "to = 3", "to = 100000", 1), goodGolden)
+	_, err := Load(sp)
+	require.ErrorContains(t, err, "toy.toml:9: sweep workers up to 100000 exceeds the limit of 65536 workers")
+	_, sp = repo(t, strings.Replace(goodSpec, "slope = 2.0", "slope = 2.0\nworkers = 100000", 1)+"\n[limits]\nworkers = 100000\n", goodGolden)
+	_, err = Load(sp)
+	require.NoError(t, err)
+}

@@ -36,6 +36,8 @@ type Spec struct {
 	Models []string
 	Plot   Plot
 	Params toml.Primitive // kind-specific, decoded strictly by the kind
+	// Limits bound worker and step counts (see DefaultMaxWorkers).
+	Limits Limits
 
 	// Path is the spec file; Name its base name without extension.
 	Path, Name string
@@ -145,6 +147,9 @@ func Parse(path string, b []byte) (*Spec, error) {
 	}
 	if sw := s.Sweep; sw.Var != "" && len(sw.Values) == 0 && (sw.To < sw.From || sw.Step < 0) {
 		return nil, f.Errorf([]string{"sweep"}, "sweep %q from %v to %v by %v is empty", sw.Var, sw.From, sw.To, sw.Step)
+	}
+	if err := s.checkLimits(b); err != nil {
+		return nil, err
 	}
 	names := slices.Sorted(maps.Keys(s.Inputs)) // the first bad input, deterministically
 	for _, name := range names {
