@@ -22,6 +22,7 @@ type predictFlags struct {
 	overheadOn                                 string
 	servers, batch, steps, warmup, profSteps   int
 	deviceSpeed, alpha, beta, jitter, update   float64
+	maxEvents                                  float64
 	knee                                       float64
 	seed                                       uint64
 	logY                                       bool
@@ -81,6 +82,7 @@ func predictThroughput(ctx context.Context, args []string, stdout, stderr io.Wri
 	fs.BoolVar(&f.logY, "logy", false, "logarithmic throughput axis in the figure")
 	fs.StringVar(&f.format, "format", "text", "output format: text, csv, json or arrow (arrow needs -o)")
 	fs.StringVar(&f.out, "o", "", "write the output to this file instead of stdout")
+	fs.Float64Var(&f.maxEvents, "max-events", defaultMaxEvents, "refuse predictions whose simulator work exceeds this many events (estimated before running)")
 	var files []string
 	for rest := args; ; { // flags may come before or after the input files
 		if err := fs.Parse(rest); err != nil {
@@ -228,7 +230,7 @@ func (f *predictFlags) run(ctx context.Context, in *predictInput) ([]*predict.Pr
 		return nil, err
 	}
 	var runs []*predict.Prediction
-	for _, bw := range bws {
+	for i, bw := range bws {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -237,6 +239,11 @@ func (f *predictFlags) run(ctx context.Context, in *predictInput) ([]*predict.Pr
 		if in.profile != nil {
 			if tr, err = c.Synthesize(in.profile); err != nil {
 				return nil, fmt.Errorf("predict: %s: %w", in.files[0], err)
+			}
+		}
+		if i == 0 {
+			if err := f.checkEvents(estimateEvents(tr, c, ws, models, len(bws))); err != nil {
+				return nil, err
 			}
 		}
 		p, err := predict.Run(tr, c, ws, models)

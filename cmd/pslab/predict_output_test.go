@@ -45,3 +45,16 @@ func TestPredictOutputErrorsWriteNothing(t *testing.T) {
 		require.Equal(t, before, dirTree(t, dir), "%v left files", c.args)
 	}
 }
+
+// TestPredictRefusesUnboundedWork: -steps 10000000 (and huge -workers)
+// used to run for minutes with no output; the estimate is refused before
+// any work, naming the flag that raises the limit.
+func TestPredictRefusesUnboundedWork(t *testing.T) {
+	t.Parallel()
+	_, profile, _, _ := toyInputs(t)
+	_, err := runPredict(t, profile, "-bandwidth", "1Gbps", "-steps", "10000000")
+	require.ErrorContains(t, err, "simulator events")
+	require.ErrorContains(t, err, "raise -max-events to")
+	_, err = runPredict(t, profile, "-bandwidth", "1Gbps", "-workers", "1..3", "-steps", "10000000", "-models", "mva-exact")
+	require.NoError(t, err, "the limit counts simulator events only")
+}
