@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/schollz/progressbar/v3"
+
 	"pslab/engine/predict"
 	"pslab/engine/sim"
 	"pslab/engine/trace"
@@ -23,6 +25,7 @@ type predictFlags struct {
 	servers, batch, steps, warmup, profSteps   int
 	deviceSpeed, alpha, beta, jitter, update   float64
 	maxEvents                                  float64
+	stderr                                     io.Writer // progress
 	knee                                       float64
 	seed                                       uint64
 	logY                                       bool
@@ -46,7 +49,7 @@ type predictInput struct {
 //
 //	pslab predict [flags] <trace or profile files>
 func predictThroughput(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	f := &predictFlags{command: "pslab predict " + strings.Join(args, " "), set: map[string]bool{}}
+	f := &predictFlags{command: "pslab predict " + strings.Join(args, " "), set: map[string]bool{}, stderr: stderr}
 	fs := flag.NewFlagSet("predict", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -230,6 +233,12 @@ func (f *predictFlags) run(ctx context.Context, in *predictInput) ([]*predict.Pr
 		return nil, err
 	}
 	var runs []*predict.Prediction
+	var bar *progressbar.ProgressBar // nil unless stderr is a terminal and the work is long
+	defer func() {
+		if bar != nil {
+			bar.Finish()
+		}
+	}()
 	for i, bw := range bws {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -242,9 +251,14 @@ func (f *predictFlags) run(ctx context.Context, in *predictInput) ([]*predict.Pr
 			}
 		}
 		if i == 0 {
-			if err := f.checkEvents(estimateEvents(tr, c, ws, models, len(bws))); err != nil {
+			events := estimateEvents(tr, c, ws, models, len(bws))
+			if err := f.checkEvents(events); err != nil {
 				return nil, err
 			}
+			bar = newSpinner(f.stderr, events, "")
+		}
+		if bar != nil {
+			bar.Describe(fmt.Sprintf("predict: %s, bandwidth %d of %d", in.model, i+1, len(bws)))
 		}
 		p, err := predict.Run(tr, c, ws, models)
 		if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -57,4 +58,12 @@ func TestPredictRefusesUnboundedWork(t *testing.T) {
 	require.ErrorContains(t, err, "raise -max-events to")
 	_, err = runPredict(t, profile, "-bandwidth", "1Gbps", "-workers", "1..3", "-steps", "10000000", "-models", "mva-exact")
 	require.NoError(t, err, "the limit counts simulator events only")
+}
+
+// TestSpinnerOnlyOnTerminals: progress goes to stderr only when it is a
+// terminal and the work is expected to take over 2 s.
+func TestSpinnerOnlyOnTerminals(t *testing.T) {
+	t.Parallel()
+	require.Nil(t, newSpinner(&bytes.Buffer{}, 1e12, "x"), "not a terminal")
+	require.Nil(t, newSpinner(os.Stderr, 1, "x"), "short work")
 }
