@@ -147,6 +147,10 @@ func runOne(ctx context.Context, reg Registry, path string, opt Options) (o Outc
 		return Outcome{Err: err}
 	}
 	o.Spec = spec
+	if err := spec.CheckInputs(); err != nil {
+		o.Err = err
+		return o
+	}
 	kind, err := reg.Resolve(spec)
 	if err != nil {
 		o.Err = err

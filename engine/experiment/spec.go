@@ -95,7 +95,7 @@ type Plot struct {
 
 // Load decodes the spec file at path, experiments/<paper>/<name>.toml: the
 // id must be "<paper>-<name>" and the directory the paper. Every input path
-// must be relative and stay inside the repository.
+// must be relative; CheckInputs also keeps it inside the repository.
 func Load(path string) (*Spec, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -151,14 +151,25 @@ func Parse(path string, b []byte) (*Spec, error) {
 	if err := s.checkLimits(b); err != nil {
 		return nil, err
 	}
-	names := slices.Sorted(maps.Keys(s.Inputs)) // the first bad input, deterministically
-	for _, name := range names {
-		p := s.Inputs[name]
-		if p == "" || filepath.IsAbs(p) || !filepath.IsLocal(filepath.FromSlash(p)) {
-			return nil, f.Errorf([]string{"inputs", name}, "input %q = %q: path must be relative to the repository root and stay inside it", name, p)
+	for name, p := range s.Inputs {
+		if p == "" || filepath.IsAbs(p) {
+			return nil, f.Errorf([]string{"inputs", name}, "input %q: path must be relative to the repository root", name)
 		}
 	}
 	return &s, nil
+}
+
+// CheckInputs reports the first input (in name order) whose path leaves
+// the repository ("../../etc/passwd"), naming the key and its line. The
+// runner calls it before an experiment runs; Load does not, so tests may
+// point a spec in a temporary directory at the repository's datasets.
+func (s *Spec) CheckInputs() error {
+	for _, name := range slices.Sorted(maps.Keys(s.Inputs)) {
+		if p := s.Inputs[name]; !filepath.IsLocal(filepath.FromSlash(p)) {
+			return s.Errorf([]string{"inputs", name}, "input %q = %q: path must be relative to the repository root and stay inside it", name, p)
+		}
+	}
+	return nil
 }
 
 // Errorf returns an error located at the key path of the spec file.

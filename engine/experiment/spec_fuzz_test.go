@@ -7,8 +7,8 @@ import (
 )
 
 // FuzzParse: no spec text panics; an error is one line naming the file;
-// an accepted spec has an id, a known paper and only inputs that stay
-// inside the repository. Seeds: testdata/fuzz/FuzzParse (real experiment
+// an accepted spec has an id and a known paper, and when CheckInputs
+// accepts it, only inputs that stay inside the repository. Seeds: testdata/fuzz/FuzzParse (real experiment
 // files) and the unit tests' spec.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(goodSpec))
@@ -26,6 +26,9 @@ func FuzzParse(f *testing.F) {
 		}
 		if s.ID != "beyond-toy" || s.Paper != "beyond" {
 			t.Fatalf("accepted id %q paper %q", s.ID, s.Paper)
+		}
+		if s.CheckInputs() != nil {
+			return
 		}
 		for name, p := range s.Inputs {
 			if c := path.Clean(p); path.IsAbs(p) || c == ".." || strings.HasPrefix(c, "../") {
