@@ -2,7 +2,7 @@
 GO ?= go
 PSLAB := $(GO) run ./cmd/pslab
 
-.PHONY: figures test bench datasets lint update-golden help
+.PHONY: figures test bench datasets lint update-golden help fuzz
 
 help:
 	@echo "make figures        run every experiment, write figures/<paper>/<name>.{svg,png,arrow}"
@@ -12,6 +12,7 @@ help:
 	@echo "make lint           gofmt and go vet"
 	@echo "make update-golden  rewrite regression values in golden/ (never paper or derived values)"
 	@echo "make slurm-test     (root) sharded run + predict sweep on a real one-node Slurm, merged, vs one run"
+	@echo "make fuzz           run every parser fuzz target for FUZZTIME each (default 1m), one after another"
 
 figures:
 	$(PSLAB) run
@@ -28,6 +29,28 @@ datasets:
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+
+# Every parser's fuzz target, one after another (seed corpora in each
+# package's testdata/fuzz/<target>/). FUZZTIME is per target.
+FUZZTIME ?= 1m
+FUZZMINIMIZETIME ?= 5s
+FUZZ_TARGETS := \
+	./engine/zoo:FuzzParse \
+	./engine/dataset:FuzzDecode \
+	./engine/timeline:FuzzRead \
+	./engine/timeline:FuzzScanValue \
+	./engine/kineto:FuzzRead \
+	./engine/importer:FuzzReadPhilly \
+	./engine/importer:FuzzReadMeasured \
+	./engine/experiment:FuzzParse \
+	./engine/golden:FuzzParse \
+	./engine/testbed:FuzzLoadConfigs
+
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; fn=$${t##*:}; echo "== $$fn $$pkg ($(FUZZTIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZETIME) $$pkg; \
+	done
 
 update-golden:
 	$(GO) test ./engine/kinds -run TestExperiments -update

@@ -43,15 +43,19 @@ type importFlags struct {
 //
 //	pslab import <format> [flags] <files...> -o datasets/<name>/<file>.arrow
 func importData(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		importUsage(stdout)
+		return nil
+	}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		importUsage(stderr)
-		return errors.New("import: want a format first")
+		return usageError{errors.New("import: want a format first")}
 	}
 	format := args[0]
 	spec, ok := importFormats[format]
 	if !ok {
 		importUsage(stderr)
-		return fmt.Errorf("import: unknown format %q", format)
+		return usageError{fmt.Errorf("import: unknown format %q", format)}
 	}
 	f := &importFlags{command: "pslab import " + strings.Join(args, " ")}
 	fs := flag.NewFlagSet("import "+format, flag.ContinueOnError)

@@ -10,6 +10,10 @@
 //	pslab predict [flags] <trace or profile>              every model's throughput vs workers
 //	pslab provision [flags]                              Cynthia's cost-minimal cluster for a goal
 //	pslab testbed run|ps|worker [flags]                  real PS training over gRPC/TCP
+//	pslab version                                        module version and VCS revision
+//
+// Every command prints its usage to stdout with -h and exits 0; a command
+// line it cannot parse exits 2, any other error 1.
 //
 // Run 'pslab <command> -h' for the flags of a command.
 package main
@@ -25,8 +29,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	err := Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
-	if err != nil {
+	code := exitCode(err)
+	if code == 1 || (code == 2 && !isFlagError(err)) { // the flag package printed its own errors
 		fmt.Fprintln(os.Stderr, "pslab:", err)
-		os.Exit(exitCode(err))
 	}
+	os.Exit(code)
 }

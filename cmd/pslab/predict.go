@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -9,9 +8,6 @@ import (
 	"io"
 	"strings"
 
-	"pslab/engine/atomicfile"
-	"pslab/engine/dataset"
-	"pslab/engine/figure"
 	"pslab/engine/predict"
 	"pslab/engine/sim"
 	"pslab/engine/trace"
@@ -26,6 +22,8 @@ type predictFlags struct {
 	overheadOn                                 string
 	servers, batch, steps, warmup, profSteps   int
 	deviceSpeed, alpha, beta, jitter, update   float64
+	maxEvents                                  float64
+	stderr                                     io.Writer // progress
 	knee                                       float64
 	seed                                       uint64
 	logY                                       bool
@@ -51,7 +49,7 @@ type predictInput struct {
 //
 //	pslab predict [flags] <trace or profile files>
 func predictThroughput(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	f := &predictFlags{command: "pslab predict " + strings.Join(args, " "), set: map[string]bool{}}
+	f := &predictFlags{command: "pslab predict " + strings.Join(args, " "), set: map[string]bool{}, stderr: stderr}
 	fs := flag.NewFlagSet("predict", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -88,6 +86,7 @@ func predictThroughput(ctx context.Context, args []string, stdout, stderr io.Wri
 	fs.BoolVar(&f.logY, "logy", false, "logarithmic throughput axis in the figure")
 	fs.StringVar(&f.format, "format", "text", "output format: text, csv, json or arrow (arrow needs -o)")
 	fs.StringVar(&f.out, "o", "", "write the output to this file instead of stdout")
+	fs.Float64Var(&f.maxEvents, "max-events", defaultMaxEvents, "refuse predictions whose simulator work exceeds this many events (estimated before running)")
 	f.shard.register(ctx, fs, args, stderr)
 	var files []string
 	for rest := args; ; { // flags may come before or after the input files
@@ -125,26 +124,6 @@ func predictThroughput(ctx context.Context, args []string, stdout, stderr io.Wri
 		return err
 	}
 	return f.write(in, runs, stdout)
-}
-
-// checkOutput validates the output flags before any work is done.
-func (f *predictFlags) checkOutput() error {
-	switch f.format {
-	case "text", "csv", "json":
-	case "arrow":
-		if f.out == "" || !strings.HasSuffix(f.out, ".arrow") {
-			return fmt.Errorf("predict: -format arrow needs -o <file.arrow>, got -o %q", f.out)
-		}
-	default:
-		return fmt.Errorf("predict: -format %q (want text, csv, json or arrow)", f.format)
-	}
-	if f.figure != "" && !strings.HasSuffix(f.figure, ".svg") && !strings.HasSuffix(f.figure, ".png") {
-		return fmt.Errorf("predict: -figure %s: want a .svg or .png file", f.figure)
-	}
-	if !finiteKnee(f.knee) {
-		return fmt.Errorf("predict: -knee %v: need a fraction 0 < f ≤ 1", f.knee)
-	}
-	return nil
 }
 
 // cluster is the predict.Cluster of the flags, without bandwidth.
@@ -264,6 +243,26 @@ func (f *predictFlags) run(ctx context.Context, in *predictInput) ([]*predict.Pr
 	if err != nil {
 		return nil, err
 	}
+	// Bounded work: estimate the simulator's events for the whole sweep
+	// before anything runs (calibration included), refuse above
+	// -max-events, and show progress on a terminal for long work.
+	c.Bandwidth = bws[0]
+	tr := in.trace
+	if in.profile != nil {
+		if tr, err = c.Synthesize(in.profile); err != nil {
+			return nil, fmt.Errorf("predict: %s: %w", in.files[0], err)
+		}
+	}
+	events := estimateEvents(tr, c, ws, models, len(bws))
+	if err := f.checkEvents(events); err != nil {
+		return nil, err
+	}
+	bar := newSpinner(f.stderr, events, "")
+	defer func() {
+		if bar != nil {
+			bar.Finish()
+		}
+	}()
 	// -calibrate fits the device speed once, at the first bandwidth, so
 	// that every shard and a merge use the same fitted speed.
 	if in.profile != nil {
@@ -286,6 +285,9 @@ func (f *predictFlags) run(ctx context.Context, in *predictInput) ([]*predict.Pr
 			continue
 		}
 		c.Bandwidth = bw
+		if bar != nil {
+			bar.Describe(fmt.Sprintf("predict: %s, bandwidth %d of %d", in.model, j+1, len(bws)))
+		}
 		var p *predict.Prediction
 		if in.profile != nil {
 			p, err = predict.RunProfile(in.profile, c, wsj, models)
@@ -358,55 +360,4 @@ func (f *predictFlags) report(in *predictInput, runs []*predict.Prediction) *pre
 		r.Measured, r.Errors, r.Missing = f.meas.rows, f.meas.errs, f.meas.missing
 	}
 	return r
-}
-
-// write prints or writes the report and the figure.
-func (f *predictFlags) write(in *predictInput, runs []*predict.Prediction, stdout io.Writer) error {
-	r := f.report(in, runs)
-	if f.figure != "" {
-		spec := figure.Spec{Title: "pslab predict: " + in.model + " throughput vs workers", Caption: r.Setup,
-			XLabel: "workers W", YLabel: "throughput (examples/s)", LogY: f.logY, Legend: "top left"}
-		svg, png, err := figure.Render(spec, r.Result().Table)
-		if err != nil {
-			return fmt.Errorf("predict: -figure: %w", err)
-		}
-		b := svg
-		if strings.HasSuffix(f.figure, ".png") {
-			b = png
-		}
-		if err := atomicfile.Write(f.figure, b); err != nil {
-			return fmt.Errorf("predict: -figure: %w", err)
-		}
-	}
-	if f.format == "arrow" {
-		res := r.Result()
-		res.Table.Provenance = dataset.Provenance{Origin: dataset.Derived, Source: strings.Join(in.files, ", "),
-			Licence: "derived from the input's data; the input's licence applies", Command: f.command,
-			Notes: strings.Join(res.Notes, "\n"), Extra: map[string]string{"dnn": in.model, "knee_fraction_of_max": fmt.Sprint(f.knee)}}
-		if err := dataset.Write(f.out, res.Table, dataset.Allocator); err != nil {
-			return fmt.Errorf("predict: -o: %w", err)
-		}
-		return nil
-	}
-	var buf bytes.Buffer
-	var err error
-	switch f.format {
-	case "csv":
-		err = r.WriteCSV(&buf)
-	case "json":
-		err = r.WriteJSON(&buf)
-	default:
-		err = r.WriteText(&buf)
-	}
-	if err != nil {
-		return err
-	}
-	if f.out == "" {
-		_, err = stdout.Write(buf.Bytes())
-		return err
-	}
-	if err := atomicfile.Write(f.out, buf.Bytes()); err != nil {
-		return fmt.Errorf("predict: -o: %w", err)
-	}
-	return nil
 }

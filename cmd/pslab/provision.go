@@ -8,10 +8,12 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"pslab/engine/cynthia"
+	"pslab/engine/dataset"
 	cynthiakinds "pslab/engine/kinds/cynthia"
 )
 
@@ -23,7 +25,15 @@ type provisionFlags struct {
 	cBase                           float64 // GFLOP/s
 	beta0, beta1, loss, timeMin     float64
 	maxWorkers                      int
+	format                          string
 }
+
+// defaultBeta0 is β0 of each Table 4 workload as pslab's cynthia
+// experiments set it (experiments/cynthia/fig11.toml and fig13.toml): with
+// β1 = 0 the Table 1 job reaches the §5.2 target loss, β0 = l_g ×
+// iterations (cifar10 0.8 × 10000, ResNet-32 0.6 × 3000, VGG-19 0.8 ×
+// 1000). mnist has no documented value: give -beta0.
+var defaultBeta0 = map[string]float64{"cifar10": 8000, "ResNet-32": 1800, "VGG-19": 800}
 
 // provision answers "which instances, how many workers and PS nodes, at
 // what cost, to reach loss l in time T" with Cynthia's Algorithm 1.
@@ -43,19 +53,42 @@ func provision(_ context.Context, args []string, stdout, stderr io.Writer) error
 	fs.StringVar(&f.sync, "sync", "", "asp or bsp (required with the profile flags; replaces Table 1's label with -workload)")
 	fs.StringVar(&f.base, "base", "m4.xlarge", "catalogue type the profile was measured on (its CPU is c_base)")
 	fs.Float64Var(&f.cBase, "c_base", 0, "c_base in GFLOP/s, instead of -base")
-	fs.Float64Var(&f.beta0, "beta0", 0, "β0 of the loss model loss = β0/(s+β1) (BSP) or β0·√n/(s+β1) (ASP), loss × iterations")
+	fs.Float64Var(&f.beta0, "beta0", 0, "β0 of the loss model loss = β0/(s+β1) (BSP) or β0·√n/(s+β1) (ASP), loss × iterations\n(default with -workload: cifar10 8000, ResNet-32 1800, VGG-19 800, as pslab's experiments use)")
 	fs.Float64Var(&f.beta1, "beta1", 0, "β1 of the loss model, iterations (>= 0)")
 	fs.Float64Var(&f.loss, "loss", 0, "target training loss l_g")
 	fs.Float64Var(&f.timeMin, "time", 0, "time goal T_g in minutes")
 	fs.StringVar(&f.model, "model", "cynthia", "time model of the planner: cynthia, or optimus for the Optimus-based baseline")
 	fs.IntVar(&f.maxWorkers, "max_workers", 0, "cap on workers and PS nodes per type (0: 4096)")
+	fs.StringVar(&f.format, "format", "text", "output format: text, csv (the search table, plan columns on the chosen row) or json")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("provision takes flags only, got %v", fs.Args())
 	}
+	switch f.format {
+	case "text", "csv", "json":
+	default:
+		return fmt.Errorf("-format %q (want text, csv or json)", f.format)
+	}
+	if f.beta0 == 0 {
+		f.beta0 = defaultBeta0[strings.TrimSuffix(f.workload, " DNN")]
+	}
 	return f.run(stdout)
+}
+
+// workloads lists the workloads of the -table4 file (none if unreadable).
+func (f *provisionFlags) workloads() []string {
+	t, err := dataset.ReadAny(f.path(f.table4), dataset.Allocator)
+	if err != nil {
+		return nil
+	}
+	for _, c := range t.Schema.Columns {
+		if c.Name == "workload" && c.Type == dataset.String {
+			return t.Strings("workload")
+		}
+	}
+	return nil
 }
 
 func (f *provisionFlags) path(p string) string {
@@ -89,14 +122,10 @@ func (f *provisionFlags) inputs() (*provisionInputs, error) {
 	for _, v := range []struct {
 		name string
 		v    float64
-	}{{"-beta0", f.beta0}, {"-loss", f.loss}, {"-time", f.timeMin}} {
+	}{{"-loss", f.loss}, {"-time", f.timeMin}} {
 		if !(v.v > 0) || math.IsInf(v.v, 0) {
 			return nil, fmt.Errorf("%s is required and must be a positive number, got %v", v.name, v.v)
 		}
-	}
-	in.loss, in.goal = cynthia.Loss{Beta0: f.beta0, Beta1: f.beta1}, cynthia.Goal{Time: f.timeMin * 60, Loss: f.loss}
-	if err := in.loss.Validate(); err != nil {
-		return nil, fmt.Errorf("-beta1: %w", err)
 	}
 	profile := f.wIter != 0 || f.gParam != 0 || f.cProf != 0 || f.bProf != 0
 	var err error
@@ -105,6 +134,9 @@ func (f *provisionFlags) inputs() (*provisionInputs, error) {
 		return nil, errors.New("give either -workload or the profile flags -w_iter, -g_param, -c_prof, -b_prof, not both")
 	case f.workload != "":
 		if in.w, err = cynthiakinds.ReadWorkload(f.path(f.table4), f.path(f.table1), f.workload); err != nil {
+			if names := f.workloads(); len(names) > 0 && !slices.Contains(names, f.workload) {
+				return nil, fmt.Errorf("-workload %q: not in %s (valid: %s)", f.workload, f.table4, strings.Join(names, ", "))
+			}
 			return nil, fmt.Errorf("-workload: %w", err)
 		}
 	case profile:
@@ -127,6 +159,14 @@ func (f *provisionFlags) inputs() (*provisionInputs, error) {
 	}
 	if err := in.w.Validate(); err != nil {
 		return nil, fmt.Errorf("workload: %w", err)
+	}
+	if !(f.beta0 > 0) || math.IsInf(f.beta0, 0) {
+		return nil, fmt.Errorf("-beta0 is required for workload %s and must be a positive number, got %v "+
+			"(documented defaults: cifar10 8000, ResNet-32 1800, VGG-19 800)", in.w.Name, f.beta0)
+	}
+	in.loss, in.goal = cynthia.Loss{Beta0: f.beta0, Beta1: f.beta1}, cynthia.Goal{Time: f.timeMin * 60, Loss: f.loss}
+	if err := in.loss.Validate(); err != nil {
+		return nil, fmt.Errorf("-beta1: %w", err)
 	}
 	if in.catalogue, err = cynthiakinds.ReadCatalogue(f.path(f.instances)); err != nil {
 		return nil, fmt.Errorf("-instances: %w", err)
@@ -154,18 +194,31 @@ func (f *provisionFlags) run(stdout io.Writer) error {
 		return err
 	}
 	w, m := in.w, in.model
+	maxW := f.maxWorkers
+	if maxW <= 0 {
+		maxW = cynthia.DefaultMaxWorkers
+	}
 	plan, err := cynthia.Planner{Model: m, MaxWorkers: f.maxWorkers}.Plan(w, in.loss, in.goal, in.catalogue, in.cBase)
 	var inf *cynthia.InfeasibleError
 	if errors.As(err, &inf) {
+		if f.format != "text" {
+			if werr := f.writeStructured(stdout, w, nil, inf.Search, maxW); werr != nil {
+				return werr
+			}
+			return fmt.Errorf("no feasible plan: %w", err)
+		}
 		fmt.Fprintf(stdout, "no plan reaches loss %g within %g min for %s (%v):\n\n", f.loss, f.timeMin, w.Name, w.Sync)
-		printSearch(stdout, inf.Search)
+		printSearch(stdout, inf.Search, maxW)
 		return fmt.Errorf("no feasible plan: %w", err)
 	}
 	if err != nil {
 		return err
 	}
+	if f.format != "text" {
+		return f.writeStructured(stdout, w, &plan, plan.Search, maxW)
+	}
 	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
-	fmt.Fprintf(tw, "workload\t%s (%v), goal: loss %g within %g min, planned with the %v model\n", w.Name, w.Sync, f.loss, f.timeMin, m)
+	fmt.Fprintf(tw, "workload\t%s (%v), goal: loss %g within %g min, planned with the %v model (β0 %g, β1 %g)\n", w.Name, w.Sync, f.loss, f.timeMin, m, f.beta0, f.beta1)
 	fmt.Fprintf(tw, "instance type\t%s ($%.4g/h per node)\n", plan.Instance.Name, plan.Instance.Price)
 	fmt.Fprintf(tw, "workers\t%d\n", plan.Workers)
 	fmt.Fprintf(tw, "PS nodes\t%d\n", plan.PS)
@@ -179,17 +232,27 @@ func (f *provisionFlags) run(stdout io.Writer) error {
 	fmt.Fprintf(tw, "cost\t$%.4g\n", plan.Cost)
 	tw.Flush()
 	fmt.Fprintln(stdout)
-	printSearch(stdout, plan.Search)
+	printSearch(stdout, plan.Search, maxW)
 	return nil
 }
 
+// lowerText is N_LOWER as printed: a lower bound above the cap maxW is
+// clamped to maxW+1 by the planner, so it reads ">maxW" (the reason
+// column gives the unclamped value).
+func lowerText(lower, maxW int) string {
+	if lower > maxW {
+		return fmt.Sprintf(">%d", maxW)
+	}
+	return fmt.Sprint(lower)
+}
+
 // printSearch prints Algorithm 1's bounds and outcome per instance type.
-func printSearch(w io.Writer, s cynthia.Search) {
+func printSearch(w io.Writer, s cynthia.Search, maxW int) {
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "TYPE\tR\tN_LOWER\tN_UPPER\tN_PS\tEVALUATED\tOUTCOME")
 	for _, t := range s.Types {
 		b := t.Bounds
-		fmt.Fprintf(tw, "%s\t%.3g\t%d\t%d\t%d\t%d\t%s\n", t.Instance, b.R, b.Lower, b.Upper, b.PS, t.Evaluations, t.Reason)
+		fmt.Fprintf(tw, "%s\t%.3g\t%s\t%d\t%d\t%d\t%s\n", t.Instance, b.R, lowerText(b.Lower, maxW), b.Upper, b.PS, t.Evaluations, t.Reason)
 	}
 	tw.Flush()
 }

@@ -97,10 +97,11 @@ func TestProvisionBadFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-workload", "cifar10", "-loss", "0.8", "-time", "10"}, "-beta0 is required"},
+		{[]string{"-workload", "mnist", "-loss", "0.8", "-time", "10"}, "-beta0 is required for workload mnist"},
 		{[]string{"-workload", "cifar10", "-beta0", "1", "-time", "10"}, "-loss is required"},
 		{[]string{"-workload", "cifar10", "-beta0", "1", "-loss", "1"}, "-time is required"},
-		{[]string{"-workload", "AlexNet", "-beta0", "1", "-loss", "1", "-time", "1"}, `no row with workload "AlexNet"`},
+		{[]string{"-workload", "AlexNet", "-beta0", "1", "-loss", "1", "-time", "1"}, `-workload "AlexNet": not in datasets/reported/cynthia/table4.arrow (valid: ResNet-32, VGG-19, cifar10, mnist)`},
+		{[]string{"-workload", "mnist", "-beta0", "1", "-loss", "1", "-time", "1", "-format", "xml"}, `-format "xml"`},
 		{[]string{"-workload", "cifar10", "-w_iter", "1", "-beta0", "1", "-loss", "1", "-time", "1"}, "not both"},
 		{[]string{"-w_iter", "1", "-beta0", "1", "-loss", "1", "-time", "1"}, "-sync (asp or bsp) is required"},
 		{[]string{"-w_iter", "-1", "-sync", "asp", "-beta0", "1", "-loss", "1", "-time", "1"}, "WIter must be finite and > 0"},

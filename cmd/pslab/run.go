@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
+	"time"
+	"unicode/utf8"
 
 	"pslab/engine/experiment"
 	"pslab/engine/kinds"
@@ -41,6 +44,7 @@ func commands() map[string]command {
 
 		// Cynthia's Algorithm 1 on an instance catalogue (cmd/pslab/provision.go).
 		"provision": {"Cynthia provisioning plan: instance type, workers, PS nodes and cost for a loss and time goal", provision},
+		"version":   {"print the module version and VCS revision of this binary", version},
 	}
 }
 
@@ -59,10 +63,11 @@ func usage(w io.Writer) {
 }
 
 // Run executes one pslab command. Progress goes to stderr, results to stdout.
+// A bad command line is a usageError (exit status 2, see exitCode).
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		usage(stderr)
-		return errors.New("no command")
+		return usageError{errors.New("no command")}
 	}
 	name, args := args[0], args[1:]
 	if name == "help" || name == "-h" || name == "--help" {
@@ -72,11 +77,14 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c, ok := commands()[name]
 	if !ok {
 		usage(stderr)
-		return fmt.Errorf("unknown command %q", name)
+		return usageError{fmt.Errorf("unknown command %q", name)}
 	}
-	return c.run(ctx, args, stdout, stderr)
+	return runCommand(ctx, c, args, stdout, stderr)
 }
 
+// runExperiments is `pslab run` (write) and `pslab check`. Progress, one
+// line per finished experiment (k/N, elapsed), goes to stderr; the results,
+// grouped by paper, go to stdout.
 func runExperiments(ctx context.Context, args []string, write bool, stdout, stderr io.Writer) error {
 	name := "check"
 	if write {
@@ -101,8 +109,13 @@ func runExperiments(ctx context.Context, args []string, write bool, stdout, stde
 	if err != nil {
 		return err
 	}
+	start, done := time.Now(), 0
 	opt := experiment.Options{Root: *root, Write: write, Parallel: *parallel,
-		Progress: func(o experiment.Outcome) { progress(stderr, o, *verbose) }}
+		Progress: func(o experiment.Outcome) {
+			done++
+			fmt.Fprintf(stderr, "[%d/%d] %s %s (%v; elapsed %v)\n", done, len(paths), status(o), outcomeID(o),
+				o.Elapsed.Round(time.Millisecond), time.Since(start).Round(time.Second))
+		}}
 	all := len(paths)
 	if paths, err = sh.experiments(paths, &opt); err != nil {
 		return err
@@ -111,49 +124,118 @@ func runExperiments(ctx context.Context, args []string, write bool, stdout, stde
 	if err := sh.finishRun(*root, all, outs, stderr); err != nil {
 		return err
 	}
-	failed, checks, deviations := 0, 0, 0
-	for _, o := range outs {
-		checks += len(o.Checks)
-		for _, c := range o.Checks {
-			if c.Deviates {
-				deviations++
-			}
-		}
-		if o.Failed() {
-			failed++
-		}
-	}
+	failed, checks, deviations, written := summarize(stdout, outs, *verbose)
 	fmt.Fprintf(stdout, "%d experiments, %d checks, %d recorded deviations, %d failed\n", len(outs), checks, deviations, failed)
+	if write {
+		fmt.Fprintf(stdout, "wrote %d figures and result tables to %s/<paper>/<name>.{svg,png,arrow}\n",
+			written, filepath.Join(outRoot(opt), "figures"))
+	}
 	if failed > 0 {
 		return fmt.Errorf("%d of %d experiments failed", failed, len(outs))
 	}
 	return nil
 }
 
-func progress(w io.Writer, o experiment.Outcome, verbose bool) {
-	id := "?"
+// outRoot is the directory figures/ was written under: a shard's
+// directory with -shard, else -root.
+func outRoot(opt experiment.Options) string {
+	if opt.Out != "" {
+		return opt.Out
+	}
+	return opt.Root
+}
+
+func outcomeID(o experiment.Outcome) string {
 	if o.Spec != nil {
-		id = o.Spec.ID
+		return o.Spec.ID
 	}
-	if o.Err != nil {
-		fmt.Fprintf(w, "FAIL %s: %v\n", id, o.Err)
-		return
-	}
-	status := "ok  "
+	return "?"
+}
+
+func status(o experiment.Outcome) string {
 	if o.Failed() {
-		status = "FAIL"
+		return "FAIL"
 	}
-	fmt.Fprintf(w, "%s %-28s %3d checks  %v\n", status, id, len(o.Checks), o.Elapsed.Round(1e6))
-	for _, c := range o.Checks {
-		switch {
-		case !c.Pass:
-			fmt.Fprintf(w, "     fail: %s\n", c.Message)
-		case c.Deviates:
-			fmt.Fprintf(w, "     deviation: %s\n", c.Message)
-		case verbose:
-			fmt.Fprintf(w, "     pass: %s\n", c.Message)
+	return "ok  "
+}
+
+// maxColumns bounds the width of result lines; longer messages wrap.
+const maxColumns = 120
+
+// summarize prints the outcomes grouped by paper (in experiment.Papers
+// order): per experiment its status and check count, then failures,
+// deviations and, with verbose, passing checks. It returns the counts and
+// how many experiments produced outputs.
+func summarize(w io.Writer, outs []experiment.Outcome, verbose bool) (failed, checks, deviations, ok int) {
+	byPaper := map[string][]experiment.Outcome{}
+	for _, o := range outs {
+		paper := "(unreadable)"
+		if o.Spec != nil {
+			paper = o.Spec.Paper
+		}
+		byPaper[paper] = append(byPaper[paper], o)
+	}
+	for _, paper := range append(slices.Clone(experiment.Papers), "(unreadable)") {
+		group := byPaper[paper]
+		if len(group) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%s\n", paper)
+		for _, o := range group {
+			checks += len(o.Checks)
+			if o.Failed() {
+				failed++
+			} else if o.Result != nil {
+				ok++
+			}
+			if o.Err != nil {
+				wrap(w, "  FAIL "+outcomeID(o)+": ", o.Err.Error())
+				continue
+			}
+			fmt.Fprintf(w, "  %s %-28s %3d checks  %v\n", status(o), outcomeID(o), len(o.Checks), o.Elapsed.Round(time.Millisecond))
+			for _, c := range o.Checks {
+				switch {
+				case !c.Pass:
+					wrap(w, "       fail: ", c.Message)
+				case c.Deviates:
+					deviations++
+					wrap(w, "       deviation: ", c.Message)
+				case verbose:
+					wrap(w, "       pass: ", c.Message)
+				}
+			}
 		}
 	}
+	return failed, checks, deviations, ok
+}
+
+// wrap prints prefix+text in lines of at most maxColumns runes, breaking
+// at spaces (a word longer than a line is cut) and indenting continuation
+// lines under the text.
+func wrap(w io.Writer, prefix, text string) {
+	indent := strings.Repeat(" ", min(utf8.RuneCountInString(prefix), 40))
+	line, width := prefix, utf8.RuneCountInString(prefix)
+	for _, word := range strings.Fields(text) {
+		n := utf8.RuneCountInString(word)
+		if width+1+n > maxColumns && width > len(indent) {
+			fmt.Fprintln(w, strings.TrimRight(line, " "))
+			line, width = indent, len(indent)
+		}
+		for width+n > maxColumns { // a word wider than a line
+			r := []rune(word)
+			cut := maxColumns - width
+			fmt.Fprintln(w, line+string(r[:cut]))
+			word, n = string(r[cut:]), n-cut
+			line, width = indent, len(indent)
+		}
+		if width > len(indent) && !strings.HasSuffix(line, " ") {
+			line += " "
+			width++
+		}
+		line += word
+		width += n
+	}
+	fmt.Fprintln(w, strings.TrimRight(line, " "))
 }
 
 func list(_ context.Context, args []string, stdout, stderr io.Writer) error {

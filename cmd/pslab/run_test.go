@@ -5,7 +5,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 )
@@ -19,7 +21,28 @@ func TestCheck(t *testing.T) {
 	err := Run(context.Background(), []string{"check", "-root", root, "-v", filepath.Join(root, "experiments", "icpe20", "fig23.toml")}, &out, &errb)
 	require.NoError(t, err, errb.String())
 	require.Contains(t, out.String(), "1 experiments, 4 checks, 0 recorded deviations, 0 failed")
-	require.Contains(t, errb.String(), "pass: total_MiB.ps1")
+	require.Contains(t, out.String(), "pass: total_MiB.ps1", "results go to stdout")
+	require.Contains(t, out.String(), "icpe20\n  ok   icpe20-fig23", "grouped by paper")
+	require.Contains(t, errb.String(), "[1/1] ok   icpe20-fig23 (", "progress k/N on stderr")
+	require.Contains(t, errb.String(), "elapsed ")
+	for _, l := range strings.Split(out.String(), "\n") {
+		require.LessOrEqual(t, utf8.RuneCountInString(l), maxColumns, l)
+	}
+}
+
+// TestWrap: long check messages wrap at maxColumns with the text indented.
+func TestWrap(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	wrap(&b, "       deviation: ", strings.Repeat("word ", 60)+strings.Repeat("x", 300))
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	require.Greater(t, len(lines), 3)
+	for _, l := range lines {
+		require.LessOrEqual(t, utf8.RuneCountInString(l), maxColumns, l)
+	}
+	require.True(t, strings.HasPrefix(lines[1], strings.Repeat(" ", 18)+"word"), lines[1])
+	require.Equal(t, 60, strings.Count(b.String(), "word"), "no word lost")
+	require.Equal(t, 300, strings.Count(b.String(), "x"), "a long word is cut, not lost")
 }
 
 func TestMalformedExperimentGetsFileLine(t *testing.T) {
@@ -30,7 +53,7 @@ func TestMalformedExperimentGetsFileLine(t *testing.T) {
 	var out, errb bytes.Buffer
 	err := Run(context.Background(), []string{"check", "-root", dir}, &out, &errb)
 	require.Error(t, err)
-	require.Contains(t, errb.String(), "bad.toml:2: unknown field \"titel\"")
+	require.Contains(t, out.String(), "bad.toml:2: unknown field \"titel\"")
 }
 
 func TestUsageAndUnknownCommand(t *testing.T) {

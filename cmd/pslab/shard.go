@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,20 +10,6 @@ import (
 	"pslab/engine/experiment"
 	"pslab/engine/shard"
 )
-
-// usageError is a bad command line: pslab exits with status 2 for it, as
-// the flag package does, and 1 for every other error.
-type usageError struct{ error }
-
-func (e usageError) Unwrap() error { return e.error }
-
-// exitCode is the exit status for err: 2 for a usage error, else 1.
-func exitCode(err error) int {
-	if errors.As(err, new(usageError)) {
-		return 2
-	}
-	return 1
-}
 
 // shardFlags are -shard and -shard-dir, shared by pslab run and predict
 // (engine/shard partitions the work; pslab merge joins the shards).

@@ -30,8 +30,21 @@ func Read(path string, s *Schema, mem memory.Allocator) (*Table, error) {
 
 // Decode is Read on the bytes of an Arrow IPC file. A nil schema accepts
 // the file's own columns (float64, int64, string and list<int32> only).
-func Decode(b []byte, s *Schema, mem memory.Allocator) (*Table, error) {
-	r, err := ipc.NewFileReader(bytes.NewReader(b), ipc.WithAllocator(mem))
+//
+// Decode never panics on bad bytes: it bounds what the Arrow reader may
+// allocate (decodeLimit), validates every buffer and offset before reading
+// a value, and turns a panic inside the Arrow library into an error.
+func Decode(b []byte, s *Schema, mem memory.Allocator) (t *Table, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			t, err = nil, corruptError{p}
+		}
+	}()
+	if err := checkFooter(b); err != nil {
+		return nil, err
+	}
+	lim := &limitAllocator{mem: mem, limit: decodeLimit(len(b))}
+	r, err := ipc.NewFileReader(bytes.NewReader(b), ipc.WithAllocator(lim))
 	if err != nil {
 		return nil, fmt.Errorf("not an Arrow IPC file: %w", err)
 	}
@@ -54,7 +67,7 @@ func Decode(b []byte, s *Schema, mem memory.Allocator) (*Table, error) {
 		}
 		idx[i] = j[0]
 	}
-	t := NewTable(s, prov)
+	t = NewTable(s, prov)
 	for k := 0; k < r.NumRecords(); k++ {
 		rec, err := r.RecordAt(k)
 		if err != nil {
@@ -72,9 +85,16 @@ func Decode(b []byte, s *Schema, mem memory.Allocator) (*Table, error) {
 	return t, nil
 }
 
+// appendRecord validates the columns idx of rec and appends their values.
 func (t *Table) appendRecord(rec arrow.Record, idx []int) error {
 	for i, j := range idx {
+		if j < 0 || int64(j) >= rec.NumCols() {
+			return fmt.Errorf("column %q: record batch has %d columns", t.Schema.Columns[i].Name, rec.NumCols())
+		}
 		a := rec.Column(j)
+		if err := validateArray(a.Data(), t.Schema.Columns[i].Type); err != nil {
+			return fmt.Errorf("column %q: %w", t.Schema.Columns[i].Name, err)
+		}
 		if a.NullN() > 0 {
 			for r := 0; r < a.Len(); r++ {
 				if a.IsNull(r) {

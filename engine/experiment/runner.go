@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"pslab/engine/atomicfile"
@@ -133,6 +134,11 @@ func Run(ctx context.Context, reg Registry, paths []string, opt Options) []Outco
 	return out
 }
 
+// runOne loads, runs and checks one experiment. Every input is validated
+// before anything is written: the spec, its kind, the golden file, the
+// result (every check must find its value) and the output directory; only
+// then are the figure and result table written. Errors do not repeat the
+// experiment id (Outcome.Spec carries it).
 func runOne(ctx context.Context, reg Registry, path string, opt Options) (o Outcome) {
 	start := time.Now()
 	defer func() { o.Elapsed = time.Since(start) }()
@@ -144,19 +150,40 @@ func runOne(ctx context.Context, reg Registry, path string, opt Options) (o Outc
 		return Outcome{Err: err}
 	}
 	o.Spec = spec
+	if err := spec.CheckInputs(); err != nil {
+		o.Err = err
+		return o
+	}
 	kind, err := reg.Resolve(spec)
 	if err != nil {
 		o.Err = err
 		return o
 	}
+	gp := GoldenPath(opt.Root, spec)
+	g, err := golden.Load(gp)
+	if errors.Is(err, fs.ErrNotExist) {
+		o.Err = fmt.Errorf("no golden file %s: every experiment is checked", relTo(opt.Root, gp))
+		return o
+	}
+	if err != nil {
+		o.Err = err
+		return o
+	}
+	o.Golden = g
+	if opt.Write {
+		if err := Writable(FigurePath(opt.out(), spec, ".svg")); err != nil {
+			o.Err = err
+			return o
+		}
+	}
 	env := &Env{Spec: spec, Root: opt.Root, Mem: dataset.Allocator}
 	res, err := kind.Run(ctx, env)
 	if err != nil {
-		o.Err = fmt.Errorf("%s: %w", spec.ID, err)
+		o.Err = err
 		return o
 	}
 	if res == nil || res.Table.Len() == 0 {
-		o.Err = fmt.Errorf("%s: kind %q returned no rows", spec.ID, spec.Kind)
+		o.Err = fmt.Errorf("kind %q returned no rows", spec.Kind)
 		return o
 	}
 	o.Result = res
@@ -165,24 +192,19 @@ func runOne(ctx context.Context, reg Registry, path string, opt Options) (o Outc
 		Command: "pslab run " + filepath.ToSlash(relTo(opt.Root, path)),
 		Notes:   strings.Join(res.Notes, "\n"),
 		Extra:   map[string]string{"title": spec.Title, "seed": fmt.Sprint(spec.Seed)}}
+	o.Checks = g.Evaluate(res.Lookup)
+	for _, c := range o.Checks {
+		if !c.Found {
+			o.Err = fmt.Errorf("%s: %s (nothing written)", relTo(opt.Root, gp), c.Message)
+			return o
+		}
+	}
 	if opt.Write {
 		if err := write(opt.out(), spec, res); err != nil {
 			o.Err = err
 			return o
 		}
 	}
-	gp := GoldenPath(opt.Root, spec)
-	g, err := golden.Load(gp)
-	if errors.Is(err, fs.ErrNotExist) {
-		o.Err = fmt.Errorf("%s: no golden file %s: every experiment is checked", spec.ID, relTo(opt.Root, gp))
-		return o
-	}
-	if err != nil {
-		o.Err = err
-		return o
-	}
-	o.Golden = g
-	o.Checks = g.Evaluate(res.Lookup)
 	return o
 }
 
@@ -192,6 +214,30 @@ func (o Options) out() string {
 		return o.Out
 	}
 	return o.Root
+}
+
+// Writable reports an error if the file path cannot be created: a parent
+// that exists but is not a directory, or an existing directory at path.
+// It creates nothing, so commands can check every output before writing.
+func Writable(path string) error {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("output %s is a directory", path)
+	}
+	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+		st, err := os.Stat(dir)
+		if err == nil {
+			if !st.IsDir() {
+				return fmt.Errorf("output %s: %s is not a directory", path, dir)
+			}
+			return nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+			return fmt.Errorf("output %s: %w", path, err)
+		}
+		if parent := filepath.Dir(dir); parent == dir {
+			return nil
+		}
+	}
 }
 
 func relTo(root, p string) string {
@@ -208,11 +254,11 @@ func write(root string, s *Spec, res *Result) error {
 		Bar: s.Plot.Type == "bar", LogX: s.Plot.LogX, LogY: s.Plot.LogY, Legend: s.Plot.Legend}
 	svg, png, err := figure.Render(fs, res.Table)
 	if err != nil {
-		return fmt.Errorf("%s: %w", s.ID, err)
+		return err
 	}
 	arrow, err := dataset.Encode(res.Table, dataset.Allocator)
 	if err != nil {
-		return fmt.Errorf("%s: %w", s.ID, err)
+		return err
 	}
 	for ext, b := range map[string][]byte{".svg": svg, ".png": png, ".arrow": arrow} {
 		if err := atomicfile.Write(FigurePath(root, s, ext), b); err != nil {

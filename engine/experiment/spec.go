@@ -2,7 +2,9 @@ package experiment
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -34,6 +36,8 @@ type Spec struct {
 	Models []string
 	Plot   Plot
 	Params toml.Primitive // kind-specific, decoded strictly by the kind
+	// Limits bound worker and step counts (see DefaultMaxWorkers).
+	Limits Limits
 
 	// Path is the spec file; Name its base name without extension.
 	Path, Name string
@@ -89,11 +93,21 @@ type Plot struct {
 	Caption string
 }
 
-// Load decodes the spec file at path. rel is the path relative to the
-// experiments directory, "<paper>/<name>.toml"; it must match the id.
+// Load decodes the spec file at path, experiments/<paper>/<name>.toml: the
+// id must be "<paper>-<name>" and the directory the paper. Every input path
+// must be relative; CheckInputs also keeps it inside the repository.
 func Load(path string) (*Spec, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, b)
+}
+
+// Parse is Load on the content b of the spec file named path.
+func Parse(path string, b []byte) (*Spec, error) {
 	var s Spec
-	f, err := tomlfile.Decode(path, &s, "params")
+	f, err := tomlfile.DecodeBytes(path, b, &s, "params")
 	if err != nil {
 		return nil, err
 	}
@@ -134,12 +148,28 @@ func Load(path string) (*Spec, error) {
 	if sw := s.Sweep; sw.Var != "" && len(sw.Values) == 0 && (sw.To < sw.From || sw.Step < 0) {
 		return nil, f.Errorf([]string{"sweep"}, "sweep %q from %v to %v by %v is empty", sw.Var, sw.From, sw.To, sw.Step)
 	}
+	if err := s.checkLimits(b); err != nil {
+		return nil, err
+	}
 	for name, p := range s.Inputs {
 		if p == "" || filepath.IsAbs(p) {
 			return nil, f.Errorf([]string{"inputs", name}, "input %q: path must be relative to the repository root", name)
 		}
 	}
 	return &s, nil
+}
+
+// CheckInputs reports the first input (in name order) whose path leaves
+// the repository ("../../etc/passwd"), naming the key and its line. The
+// runner calls it before an experiment runs; Load does not, so tests may
+// point a spec in a temporary directory at the repository's datasets.
+func (s *Spec) CheckInputs() error {
+	for _, name := range slices.Sorted(maps.Keys(s.Inputs)) {
+		if p := s.Inputs[name]; !filepath.IsLocal(filepath.FromSlash(p)) {
+			return s.Errorf([]string{"inputs", name}, "input %q = %q: path must be relative to the repository root and stay inside it", name, p)
+		}
+	}
+	return nil
 }
 
 // Errorf returns an error located at the key path of the spec file.

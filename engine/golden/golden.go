@@ -56,8 +56,17 @@ type File struct {
 
 // Load decodes a golden file strictly and validates every check.
 func Load(path string) (*File, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, b)
+}
+
+// Parse is Load on the content b of the golden file named path.
+func Parse(path string, b []byte) (*File, error) {
 	var g File
-	f, err := tomlfile.Decode(path, &g)
+	f, err := tomlfile.DecodeBytes(path, b, &g)
 	if err != nil {
 		return nil, err
 	}

@@ -8,12 +8,23 @@ import (
 	"pslab/engine/trace"
 )
 
+// maxFuzzInput bounds a fuzz input of FuzzRead: big enough for a real
+// one-step timeline, small enough that each execution takes microseconds
+// to a few milliseconds (larger inputs only repeat the same events).
+const maxFuzzInput = 16 << 10
+
 // FuzzRead: no input panics; an accepted timeline is a valid trace that
-// survives Write and Read unchanged. Seeds: testdata/fuzz/FuzzRead.
+// survives Write and Read unchanged. Gzipped input is read too. Seeds:
+// testdata/fuzz/FuzzRead (step 0 of the testbed's AlexNet trace as a
+// timeline, plain and gzipped) and the timelines of the unit tests.
 func FuzzRead(f *testing.F) {
 	f.Add([]byte(stockTF))
 	f.Add([]byte(twoSteps))
+	f.Add(gz(f, stockTF))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > maxFuzzInput {
+			return
+		}
 		tr, _, err := Read(bytes.NewReader(data), "fuzz.json", trace.Meta{})
 		if err != nil {
 			return

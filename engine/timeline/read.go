@@ -1,6 +1,8 @@
 package timeline
 
 import (
+	"bufio"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,8 +55,13 @@ type Importer struct {
 	report Report
 }
 
-// Add reads every step of the timeline in r (name is used in errors).
+// Add reads every step of the timeline in r (name is used in errors),
+// gunzipping it first if it starts with the gzip magic (.json.gz).
 func (im *Importer) Add(r io.Reader, name string) error {
+	r, err := gunzip(r)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
 	sr := NewStepReader(r, name)
 	for {
 		step, err := sr.Next()
@@ -219,4 +226,17 @@ func ReadFiles(paths []string, override trace.Meta) (*trace.Trace, Report, error
 		}
 	}
 	return im.Trace(override, paths)
+}
+
+// gunzip returns r, decompressed if it starts with the gzip magic bytes.
+func gunzip(r io.Reader) (io.Reader, error) {
+	br := bufio.NewReader(r)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("gzip: %w", err)
+		}
+		return zr, nil
+	}
+	return br, nil
 }

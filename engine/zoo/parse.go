@@ -123,7 +123,7 @@ func Parse(r io.Reader, name string) (*Profile, error) {
 func parseNode(text string) (Layer, error) {
 	first := strings.Index(text, " -- ")
 	last := strings.LastIndex(text, " -- ")
-	if first < 0 || last == first {
+	if first < 0 || last < first+len(" -- ") {
 		return Layer{}, fmt.Errorf("malformed node line %q (want \"id -- description -- key=value, ...\")", text)
 	}
 	l := Layer{

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"pslab/engine/atomicfile"
+	"pslab/engine/dataset"
+	"pslab/engine/experiment"
+	"pslab/engine/figure"
+	"pslab/engine/predict"
+)
+
+// checkOutput validates the output flags before any work is done.
+func (f *predictFlags) checkOutput() error {
+	switch f.format {
+	case "text", "csv", "json":
+	case "arrow":
+		if f.out == "" || !strings.HasSuffix(f.out, ".arrow") {
+			return fmt.Errorf("predict: -format arrow needs -o <file.arrow>, got -o %q", f.out)
+		}
+	default:
+		return fmt.Errorf("predict: -format %q (want text, csv, json or arrow)", f.format)
+	}
+	if f.figure != "" && !strings.HasSuffix(f.figure, ".svg") && !strings.HasSuffix(f.figure, ".png") {
+		return fmt.Errorf("predict: -figure %s: want a .svg or .png file", f.figure)
+	}
+	if !finiteKnee(f.knee) {
+		return fmt.Errorf("predict: -knee %v: need a fraction 0 < f ≤ 1", f.knee)
+	}
+	if f.out != "" && f.figure != "" && filepath.Clean(f.out) == filepath.Clean(f.figure) {
+		return fmt.Errorf("predict: -o and -figure are the same file %s", f.out)
+	}
+	for _, o := range []struct{ flag, path string }{{"-o", f.out}, {"-figure", f.figure}} {
+		if o.path == "" {
+			continue
+		}
+		if err := experiment.Writable(o.path); err != nil {
+			return fmt.Errorf("predict: %s: %w", o.flag, err)
+		}
+	}
+	return nil
+}
+
+// write prints or writes the report and the figure. Everything is
+// rendered in memory first; then -o is written, then -figure, each
+// atomically, and a failure writing the figure removes a new -o file, so
+// an error leaves nothing new on disk.
+func (f *predictFlags) write(in *predictInput, runs []*predict.Prediction, stdout io.Writer) error {
+	r := f.report(in, runs)
+	var fig []byte
+	if f.figure != "" {
+		spec := figure.Spec{Title: "pslab predict: " + in.model + " throughput vs workers", Caption: r.Setup,
+			XLabel: "workers W", YLabel: "throughput (examples/s)", LogY: f.logY, Legend: "top left"}
+		svg, png, err := figure.Render(spec, r.Result().Table)
+		if err != nil {
+			return fmt.Errorf("predict: -figure: %w", err)
+		}
+		fig = svg
+		if strings.HasSuffix(f.figure, ".png") {
+			fig = png
+		}
+	}
+	var buf bytes.Buffer
+	var err error
+	switch f.format {
+	case "arrow":
+		res := r.Result()
+		res.Table.Provenance = dataset.Provenance{Origin: dataset.Derived, Source: strings.Join(in.files, ", "),
+			Licence: "derived from the input's data; the input's licence applies", Command: f.command,
+			Notes: strings.Join(res.Notes, "\n"), Extra: map[string]string{"dnn": in.model, "knee_fraction_of_max": fmt.Sprint(f.knee)}}
+		var b []byte
+		if b, err = dataset.Encode(res.Table, dataset.Allocator); err == nil {
+			buf.Write(b)
+		}
+	case "csv":
+		err = r.WriteCSV(&buf)
+	case "json":
+		err = r.WriteJSON(&buf)
+	default:
+		err = r.WriteText(&buf)
+	}
+	if err != nil {
+		return err
+	}
+	newOut := false
+	if f.out != "" {
+		_, statErr := os.Stat(f.out)
+		newOut = errors.Is(statErr, fs.ErrNotExist)
+		if err := atomicfile.Write(f.out, buf.Bytes()); err != nil {
+			return fmt.Errorf("predict: -o: %w", err)
+		}
+	}
+	if f.figure != "" {
+		if err := atomicfile.Write(f.figure, fig); err != nil {
+			if newOut {
+				os.Remove(f.out)
+			}
+			return fmt.Errorf("predict: -figure: %w", err)
+		}
+	}
+	if f.out == "" {
+		_, err = stdout.Write(buf.Bytes())
+	}
+	return err
+}

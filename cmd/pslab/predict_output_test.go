@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// dirTree lists the names under dir.
+func dirTree(t *testing.T, dir string) []string {
+	var out []string
+	require.NoError(t, filepath.WalkDir(dir, func(p string, _ os.DirEntry, err error) error {
+		out = append(out, p)
+		return err
+	}))
+	return out
+}
+
+// TestPredictOutputErrorsWriteNothing: a bad -o or -figure is refused
+// before any work, and nothing new is left on disk (-o DIR used to fail
+// after -figure f.png was written).
+func TestPredictOutputErrorsWriteNothing(t *testing.T) {
+	t.Parallel()
+	dir, profile, _, _ := toyInputs(t)
+	outDir := filepath.Join(dir, "out")
+	require.NoError(t, os.Mkdir(outDir, 0o755))
+	blocker := filepath.Join(dir, "file")
+	require.NoError(t, os.WriteFile(blocker, nil, 0o644))
+	fig := filepath.Join(outDir, "f.png")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-o", outDir, "-figure", fig}, "-o: output " + outDir + " is a directory"},
+		{[]string{"-o", filepath.Join(blocker, "x.txt"), "-figure", fig}, "is not a directory"},
+		{[]string{"-figure", filepath.Join(blocker, "f.svg")}, "-figure: output"},
+		{[]string{"-o", fig, "-figure", fig}, "-o and -figure are the same file"},
+	} {
+		before := dirTree(t, dir)
+		args := append(append([]string{profile, "-bandwidth", "1Gbps"}, fast...), c.args...)
+		_, err := runPredict(t, args...)
+		require.ErrorContains(t, err, c.want, "%v", c.args)
+		require.Equal(t, before, dirTree(t, dir), "%v left files", c.args)
+	}
+}
+
+// TestPredictRefusesUnboundedWork: -steps 10000000 (and huge -workers)
+// used to run for minutes with no output; the estimate is refused before
+// any work, naming the flag that raises the limit.
+func TestPredictRefusesUnboundedWork(t *testing.T) {
+	t.Parallel()
+	_, profile, _, _ := toyInputs(t)
+	_, err := runPredict(t, profile, "-bandwidth", "1Gbps", "-steps", "10000000")
+	require.ErrorContains(t, err, "simulator events")
+	require.ErrorContains(t, err, "raise -max-events to")
+	_, err = runPredict(t, profile, "-bandwidth", "1Gbps", "-workers", "1..3", "-steps", "10000000", "-models", "mva-exact")
+	require.NoError(t, err, "the limit counts simulator events only")
+}
+
+// TestSpinnerOnlyOnTerminals: progress goes to stderr only when it is a
+// terminal and the work is expected to take over 2 s.
+func TestSpinnerOnlyOnTerminals(t *testing.T) {
+	t.Parallel()
+	require.Nil(t, newSpinner(&bytes.Buffer{}, 1e12, "x"), "not a terminal")
+	require.Nil(t, newSpinner(os.Stderr, 1, "x"), "short work")
+}

@@ -1,0 +1,127 @@
+package experiment
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Default work limits of a spec. A parameter (under [params], at any depth)
+// named "workers" or "*_workers" above Limits.Workers, or "steps" or
+// "*_steps" above Limits.Steps, and a workers sweep above Limits.Workers,
+// are refused before the experiment runs, with the file:line of the key:
+// work grows with workers × steps, and an int32 guard deep in the
+// simulator used to be the only limit. Raise them in the spec:
+//
+//	[limits]
+//	workers = 100000
+//	steps = 10000000
+const (
+	DefaultMaxWorkers = 1 << 16
+	DefaultMaxSteps   = 1_000_000
+)
+
+// Limits bound the work an experiment may ask for (see DefaultMaxWorkers).
+type Limits struct {
+	Workers int64 // largest worker count; 0: DefaultMaxWorkers
+	Steps   int64 // largest step count; 0: DefaultMaxSteps
+}
+
+// checkLimits walks the raw spec b and refuses worker and step counts
+// above the limits, naming the key and its line.
+func (s *Spec) checkLimits(b []byte) error {
+	maxW, maxS := s.Limits.Workers, s.Limits.Steps
+	if maxW <= 0 {
+		maxW = DefaultMaxWorkers
+	}
+	if maxS <= 0 {
+		maxS = DefaultMaxSteps
+	}
+	var raw map[string]any
+	if _, err := toml.Decode(string(b), &raw); err != nil {
+		return nil // Parse already reported syntax errors
+	}
+	check := func(key []string, v any) error {
+		name := key[len(key)-1]
+		var limit int64
+		var what string
+		switch {
+		case name == "workers" || strings.HasSuffix(name, "_workers"):
+			limit, what = maxW, "workers"
+		case name == "steps" || strings.HasSuffix(name, "_steps"):
+			limit, what = maxS, "steps"
+		default:
+			return nil
+		}
+		for _, x := range numbers(v) {
+			if x > float64(limit) || math.IsNaN(x) {
+				return s.file.Errorf(key, "%s = %g exceeds the limit of %d %s (at least %g worker-steps of work); "+
+					"raise it with [limits] %s = %.0f if you mean it", strings.Join(key, "."), x, limit, what, x, what, x)
+			}
+		}
+		return nil
+	}
+	if s.Sweep.Var == "workers" {
+		for _, x := range append(append([]float64(nil), s.Sweep.Values...), s.Sweep.To) {
+			if x > float64(maxW) || math.IsNaN(x) {
+				return s.file.Errorf([]string{"sweep"}, "sweep workers up to %g exceeds the limit of %d workers; "+
+					"raise it with [limits] workers = %.0f if you mean it", x, maxW, x)
+			}
+		}
+	}
+	return walk([]string{"params"}, raw["params"], check)
+}
+
+// walk calls f on every key path under v (arrays of tables included), in
+// sorted key order.
+func walk(key []string, v any, f func([]string, any) error) error {
+	switch t := v.(type) {
+	case map[string]any:
+		names := make([]string, 0, len(t))
+		for k := range t {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			sub := append(append([]string(nil), key...), k)
+			if err := f(sub, t[k]); err != nil {
+				return err
+			}
+			if err := walk(sub, t[k], f); err != nil {
+				return err
+			}
+		}
+	case []map[string]any:
+		for _, m := range t {
+			if err := walk(key, m, f); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for _, e := range t {
+			if err := walk(key, e, f); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// numbers returns the numbers in v: a number or an array of numbers.
+func numbers(v any) []float64 {
+	switch t := v.(type) {
+	case int64:
+		return []float64{float64(t)}
+	case float64:
+		return []float64{t}
+	case []any:
+		var out []float64
+		for _, e := range t {
+			out = append(out, numbers(e)...)
+		}
+		return out
+	}
+	return nil
+}
