@@ -257,6 +257,14 @@ func merge(c, d configFields) (Config, error) {
 	return out, nil
 }
 
+// MaxWorkers and MaxSteps bound a configuration: every worker is an OS
+// process on the hosts of one collection, and a step count above MaxSteps
+// would run for days; larger values are refused rather than attempted.
+const (
+	MaxWorkers = 256
+	MaxSteps   = 1_000_000
+)
+
 // Validate checks a configuration; the error names the field.
 func (c *Config) Validate() error {
 	switch {
@@ -268,8 +276,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("field workers: empty")
 	case c.Repetitions < 1:
 		return fmt.Errorf("field repetitions: %d, need ≥ 1", c.Repetitions)
-	case c.Steps < 2:
-		return fmt.Errorf("field steps: %d, need ≥ 2", c.Steps)
+	case c.Steps < 2 || c.Steps > MaxSteps:
+		return fmt.Errorf("field steps: %d, need 2 ≤ steps ≤ %d", c.Steps, MaxSteps)
 	case c.Average < 1 || c.Average > c.Steps:
 		return fmt.Errorf("field average: %d, need 1 ≤ average ≤ steps (%d)", c.Average, c.Steps)
 	case c.ProfileSteps < c.PhaseSkip+2:
@@ -278,8 +286,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("field phase_skip: negative value %d", c.PhaseSkip)
 	}
 	for _, w := range c.Workers {
-		if w < 1 {
-			return fmt.Errorf("field workers: %d, need ≥ 1", w)
+		if w < 1 || w > MaxWorkers {
+			return fmt.Errorf("field workers: %d, need 1 ≤ W ≤ %d (testbed.MaxWorkers)", w, MaxWorkers)
 		}
 	}
 	j := c.Job(".", 1)

@@ -77,6 +77,8 @@ func TestLoadConfigsErrorsNameFileLineAndField(t *testing.T) {
 		{goodConfigs + "\n[[config]]\nname = \"a\"\nmodel = \"toy\"\n", at(0, `config name "a" repeats config 1`)},
 		{goodConfigs + "\n[[config]]\nname = \"c\"\nmodel = \"toy\"\naverage = 200\n", at(0, `config 3 "c": field average: 200`)},
 		{goodConfigs + "\n[[config]]\nname = \"c\"\nmodel = \"toy\"\nworkers = [0]\n", `field workers: 0`},
+		{goodConfigs + "\n[[config]]\nname = \"c\"\nmodel = \"toy\"\nworkers = [1000000000]\n", at(0, `config 3 "c": field workers: 1000000000, need 1 ≤ W ≤ 256`)},
+		{goodConfigs + "\n[[config]]\nname = \"c\"\nmodel = \"toy\"\nsteps = 100000000\n", at(0, `config 3 "c": field steps: 100000000`)},
 		{goodConfigs + "\n[[config]]\nname = \"c\"\nmodel = \"toy\"\nwindow = 10\n", `window 10 bytes`},
 		{goodConfigs + "\n[[config]]\nname = \"c/d\"\nmodel = \"toy\"\n", `field name: "c/d"`},
 		{goodConfigs + "\n[[config]]\nname = \"c\"\nmodel = \"toy\"\nsync = \"ssp\"\n", `sync "ssp"`},

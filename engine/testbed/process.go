@@ -169,7 +169,7 @@ func workerMain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		_, err = stdout.Write(b)
 		return err
 	}
-	return os.WriteFile(*out, b, 0o644)
+	return atomicfile.Write(*out, b)
 }
 
 // writeWorkerTimeline writes the trace a -trace worker recorded as a

@@ -53,13 +53,23 @@ func TestByAddressThenReduce(t *testing.T) {
 		}
 		require.NoError(t, <-psDone, "the PS exits once every worker is done")
 	}
-	run(1, func(int) string { return filepath.Join(dir, ProfileResultFile) }, true)
+	// -out replaces its file atomically (temp + rename): a hard link to
+	// the old file keeps the old bytes, where an in-place write would
+	// change them (and a crash would leave a torn file).
+	prof := filepath.Join(dir, ProfileResultFile)
+	require.NoError(t, os.WriteFile(prof, []byte("old"), 0o644))
+	require.NoError(t, os.Link(prof, prof+".link"))
+	run(1, func(int) string { return prof }, true)
+	old, err := os.ReadFile(prof + ".link")
+	require.NoError(t, err)
+	require.Equal(t, "old", string(old), "worker -out wrote in place")
+	require.NoError(t, os.Remove(prof+".link"))
 	for rep := range 2 {
 		run(2, func(id int) string { return filepath.Join(dir, fmt.Sprintf("w2-r%d-worker%d.json", rep, id)) }, false)
 	}
 	out := filepath.Join(t.TempDir(), "mine")
 	var stdout strings.Builder
-	err := Main(ctx, append([]string{"reduce", "-results", dir, "-out", out, "-name", "mine", "-bandwidth-mbit", "1000", "-average", "2"}, jobFlags...),
+	err = Main(ctx, append([]string{"reduce", "-results", dir, "-out", out, "-name", "mine", "-bandwidth-mbit", "1000", "-average", "2"}, jobFlags...),
 		Launcher{}, &stdout, io.Discard)
 	require.NoError(t, err)
 	require.Contains(t, stdout.String(), "W=2 ")
