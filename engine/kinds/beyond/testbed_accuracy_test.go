@@ -73,7 +73,7 @@ func tbaRoot(t *testing.T, configs ...string) string {
 	}
 	for _, c := range configs {
 		for _, f := range []string{"trace", "throughput", "phases", "steps"} {
-			copyFile(filepath.Join("datasets", "testbed", c, f+".arrow"))
+			copyFile(filepath.Join("datasets", "testbed-40x", c, f+".arrow"))
 		}
 	}
 	copyFile("datasets/zoo/alexnet.arrow")
@@ -86,7 +86,7 @@ func runTBA(t *testing.T, dir, models, steps string, configs ...string) (*experi
 	t.Helper()
 	var inputs, sets []string
 	for _, c := range configs {
-		if in := c + ` = "datasets/testbed/` + c + `"`; !slices.Contains(inputs, in) {
+		if in := c + ` = "datasets/testbed-40x/` + c + `"`; !slices.Contains(inputs, in) {
 			inputs = append(inputs, in)
 		}
 		sets = append(sets, "[[params.dataset]]\ninput = \""+c+"\"\ngroup = \"g\"")
@@ -106,7 +106,7 @@ func runTBA(t *testing.T, dir, models, steps string, configs ...string) (*experi
 // keeping its provenance.
 func setThroughput(t *testing.T, dir, config string, x []float64, batch int64) {
 	t.Helper()
-	path := filepath.Join(dir, "datasets", "testbed", config, "throughput.arrow")
+	path := filepath.Join(dir, "datasets", "testbed-40x", config, "throughput.arrow")
 	old, err := dataset.Read(path, dataset.MeasurementSchema, dataset.Allocator)
 	require.NoError(t, err)
 	require.Len(t, x, old.Len())
@@ -137,7 +137,7 @@ func TestTBAErrorIsZeroAgainstOwnPrediction(t *testing.T) {
 	t.Parallel()
 	const cfg = "alexnet-b512-ordered-tic"
 	dir := tbaRoot(t, cfg)
-	tt, err := dataset.Read(filepath.Join(dir, "datasets/testbed", cfg, "trace.arrow"), dataset.TraceSchema, dataset.Allocator)
+	tt, err := dataset.Read(filepath.Join(dir, "datasets/testbed-40x", cfg, "trace.arrow"), dataset.TraceSchema, dataset.Allocator)
 	require.NoError(t, err)
 	tr, err := dataset.ToTrace(tt)
 	require.NoError(t, err)
@@ -196,7 +196,7 @@ func TestTBARejectsBadInput(t *testing.T) {
 
 	// A missing file names the input.
 	gone := tbaRoot(t, cfg)
-	require.NoError(t, os.Remove(filepath.Join(gone, "datasets/testbed", cfg, "phases.arrow")))
+	require.NoError(t, os.Remove(filepath.Join(gone, "datasets/testbed-40x", cfg, "phases.arrow")))
 	_, err = runTBA(t, gone, `"zhang"`, "10", cfg)
 	require.ErrorContains(t, err, cfg)
 }
