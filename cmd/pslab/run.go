@@ -41,6 +41,7 @@ func commands() map[string]command {
 		"import":   {"convert external data (tf-timeline, kineto, measured-csv) into a dataset: import <format> <files...> -o out.arrow", importData},
 		"testbed":  {"real PS training over gRPC/TCP: run (collect datasets), ps, worker", testbedCmd},
 		"export":   {"convert an Arrow dataset to Parquet or CSV, keeping units and provenance: export -format parquet|csv FILE.arrow -o OUT", exportData},
+		"report":   {"write the HTML report of every experiment, dataset and model from the recorded results: report -o report/", buildReport},
 		"predict":  {"predict PS throughput vs workers from a trace or per-layer profile: simulator, MVA, Cynthia (+ errors vs -measured)", predictThroughput},
 
 		// Cynthia's Algorithm 1 on an instance catalogue (cmd/pslab/provision.go).
