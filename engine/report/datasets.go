@@ -48,7 +48,7 @@ func (d *Dataset) Page() string { return "d/" + d.Slug + ".html" }
 // File is the dataset's copy in the site, with extension ext
 // (".arrow", ".parquet", ".csv").
 func (d *Dataset) File(ext string) string {
-	return "data/" + strings.TrimSuffix(d.Rel, ".arrow") + ext
+	return "data/" + strings.TrimSuffix(strings.TrimPrefix(d.Rel, "datasets/"), ".arrow") + ext
 }
 
 // findDatasets returns every *.arrow file under root/datasets, sorted.
