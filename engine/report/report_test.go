@@ -5,10 +5,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"pslab/engine/experiment"
 )
 
 // repoRoot is the repository whose committed results the tests read.
@@ -133,4 +136,22 @@ func TestBuildRefusesForeignDirectory(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(out, "notes.txt"))
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(string(b), "mine"))
+}
+
+// TestEveryAxisNamesItsUnit: every axis label of every experiment names a
+// unit in parentheses or brackets ("throughput (examples/s)", "workers
+// (count)"), except the category axis of a bar chart.
+func TestEveryAxisNamesItsUnit(t *testing.T) {
+	t.Parallel()
+	paths, err := experiment.Find(repoRoot, nil)
+	require.NoError(t, err)
+	unit := regexp.MustCompile(`\([^)]+\)|\[[^\]]+\]`)
+	for _, p := range paths {
+		s, err := experiment.Load(p)
+		require.NoError(t, err)
+		require.Regexp(t, unit, s.Plot.YLabel, "%s: y axis %q names no unit", s.ID, s.Plot.YLabel)
+		if s.Plot.Type != "bar" {
+			require.Regexp(t, unit, s.Plot.XLabel, "%s: x axis %q names no unit", s.ID, s.Plot.XLabel)
+		}
+	}
 }
