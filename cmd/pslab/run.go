@@ -101,6 +101,7 @@ func runExperiments(ctx context.Context, args []string, write bool, stdout, stde
 	if write {
 		sh.register(fs, args)
 	}
+	recordTime := fs.Bool("record-time", false, "run: record each experiment's run time in figures/<paper>/<name>.run.json (use with -j 1)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -112,7 +113,7 @@ func runExperiments(ctx context.Context, args []string, write bool, stdout, stde
 		return err
 	}
 	start, done := time.Now(), 0
-	opt := experiment.Options{Root: *root, Write: write, Parallel: *parallel,
+	opt := experiment.Options{Root: *root, Write: write, Parallel: *parallel, RecordTime: *recordTime,
 		Progress: func(o experiment.Outcome) {
 			done++
 			fmt.Fprintf(stderr, "[%d/%d] %s %s (%v; elapsed %v)\n", done, len(paths), status(o), outcomeID(o),

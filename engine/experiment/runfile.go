@@ -17,10 +17,10 @@ import (
 // It is figures/<paper>/<name>.run.json; the report reads it.
 type RunFile struct {
 	ID string `json:"id"`
-	// ElapsedS is the wall time of the experiment's kind in seconds, on
-	// the machine that wrote the file (experiments run in parallel). A
-	// rerun keeps the recorded value while the new one is within a factor
-	// of 2 of it, so reruns on the same machine write the same bytes.
+	// ElapsedS is the wall time of the experiment's kind in seconds, 0 if
+	// never recorded. Only a run with Options.RecordTime (pslab run
+	// -record-time) writes it; other runs keep the recorded value, so
+	// `make figures` writes the same bytes on every run and machine.
 	ElapsedS float64 `json:"elapsed_s"`
 	// Metrics are Result.Metrics; non-finite values are the strings "NaN",
 	// "+Inf" and "-Inf".
@@ -74,17 +74,17 @@ func ReadRunFile(path string) (*RunFile, error) {
 	return &r, nil
 }
 
-// writeRunFile writes the run file of s under out, keeping the recorded
-// run time of the one under root when the new one is within a factor of 2
-// of it.
-func writeRunFile(root, out string, s *Spec, res *Result, elapsed time.Duration) error {
+// writeRunFile writes the run file of s under out with the run time
+// elapsed if record is set, else with the run time recorded in the run file
+// under root (out is root, or a shard directory).
+func writeRunFile(root, out string, s *Spec, res *Result, elapsed time.Duration, record bool) error {
 	path := RunFilePath(out, s)
-	rf := RunFile{ID: s.ID, ElapsedS: roundSig(elapsed.Seconds(), 2), Metrics: map[string]Float{}}
-	if old, err := ReadRunFile(RunFilePath(root, s)); err == nil && old.ElapsedS > 0 {
-		if r := rf.ElapsedS / old.ElapsedS; r >= 0.5 && r <= 2 {
-			rf.ElapsedS = old.ElapsedS
-		}
-	} // a missing or unreadable file is (re)written
+	rf := RunFile{ID: s.ID, Metrics: map[string]Float{}}
+	if record {
+		rf.ElapsedS = roundSig(elapsed.Seconds(), 2)
+	} else if old, err := ReadRunFile(RunFilePath(root, s)); err == nil {
+		rf.ElapsedS = old.ElapsedS
+	} // a missing or unreadable file is (re)written without a run time
 	for k, v := range res.Metrics {
 		rf.Metrics[k] = Float(v)
 	}

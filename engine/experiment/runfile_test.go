@@ -10,27 +10,27 @@ import (
 )
 
 // TestRunFileRoundTrip writes metrics with non-finite values and reads
-// them back; a rerun within a factor of 2 keeps the recorded run time.
+// them back; only a recording run changes the recorded run time.
 func TestRunFileRoundTrip(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
 	s := &Spec{ID: "beyond-toy", Paper: "beyond", Name: "toy"}
 	res := &Result{Metrics: map[string]float64{"b": 1.5, "a": math.Inf(1), "c": math.NaN()}}
-	require.NoError(t, writeRunFile(root, root, s, res, 1234*time.Millisecond))
+	require.NoError(t, writeRunFile(root, root, s, res, 1234*time.Millisecond, false))
 	r, err := ReadRunFile(filepath.Join(root, "figures", "beyond", "toy.run.json"))
 	require.NoError(t, err)
 	require.Equal(t, "beyond-toy", r.ID)
-	require.Equal(t, 1.2, r.ElapsedS)
+	require.Zero(t, r.ElapsedS, "not recorded")
 	require.Equal(t, 1.5, float64(r.Metrics["b"]))
 	require.True(t, math.IsInf(float64(r.Metrics["a"]), 1))
 	require.True(t, math.IsNaN(float64(r.Metrics["c"])))
 
-	require.NoError(t, writeRunFile(root, root, s, res, 2*time.Second))
+	require.NoError(t, writeRunFile(root, root, s, res, 1234*time.Millisecond, true))
 	r, err = ReadRunFile(RunFilePath(root, s))
 	require.NoError(t, err)
-	require.Equal(t, 1.2, r.ElapsedS, "within 2×: recorded time kept")
-	require.NoError(t, writeRunFile(root, root, s, res, 3*time.Second))
+	require.Equal(t, 1.2, r.ElapsedS, "recorded, 2 significant digits")
+	require.NoError(t, writeRunFile(root, root, s, res, 9*time.Second, false))
 	r, err = ReadRunFile(RunFilePath(root, s))
 	require.NoError(t, err)
-	require.Equal(t, 3.0, r.ElapsedS, "beyond 2×: new time recorded")
+	require.Equal(t, 1.2, r.ElapsedS, "kept by a run that does not record")
 }

@@ -33,6 +33,10 @@ type Options struct {
 	Out string
 	// Parallel bounds how many experiments run at once; 0 means GOMAXPROCS.
 	Parallel int
+	// RecordTime writes each experiment's run time into its run file
+	// (figures/<paper>/<name>.run.json); without it the recorded time is
+	// kept, so that Write gives the same bytes on every run.
+	RecordTime bool
 	// Progress, if set, is called when an experiment finishes.
 	Progress func(Outcome)
 }
@@ -202,7 +206,7 @@ func runOne(ctx context.Context, reg Registry, path string, opt Options) (o Outc
 	if opt.Write {
 		err := write(opt.out(), spec, res)
 		if err == nil {
-			err = writeRunFile(opt.Root, opt.out(), spec, res, time.Since(start))
+			err = writeRunFile(opt.Root, opt.out(), spec, res, time.Since(start), opt.RecordTime)
 		}
 		if err != nil {
 			o.Err = err
