@@ -6,9 +6,9 @@
 // Readability rules every figure follows:
 //   - the legend is outside the data area, in a column to the right of
 //     each panel;
-//   - no panel mixes series whose largest values differ by more than
-//     MaxPanelRatio: such series are split into panels stacked vertically
-//     (one x axis label per panel, the title on the first);
+//   - no panel mixes series whose values are more than MaxPanelRatio
+//     apart: such series are split into panels stacked vertically (one x
+//     axis label per panel, the title on the first);
 //   - a measured series is drawn in the colour of the model series it is
 //     compared with (same name before ": ", or the name without a trailing
 //     model name or "measured"), so markers and their model line match;
@@ -53,8 +53,8 @@ const (
 	PanelHeight = 3.2 * vg.Inch
 )
 
-// MaxPanelRatio is the largest ratio between the largest values of two
-// series drawn in one panel.
+// MaxPanelRatio is the largest gap allowed between the values of two
+// series drawn in one panel (see splitByMagnitude).
 const MaxPanelRatio = 100
 
 // legendGap separates the data area from the legend column.

@@ -58,6 +58,15 @@ func TestMeasuredSharesModelColour(t *testing.T) {
 	require.Equal(t, st[ser[4]].colour, st[ser[6]].colour)
 	require.Equal(t, st[ser[4]].colour, st[ser[5]].colour)
 	require.NotEqual(t, st[ser[4]].variant, st[ser[5]].variant, "two models of one colour differ in dashes")
+
+	// Without a measurement, series keep a colour each.
+	tab = dataset.NewTable(dataset.ResultSchema, dataset.Provenance{})
+	for _, n := range []string{"AlexNet: compute", "AlexNet: bandwidth"} {
+		require.NoError(t, tab.Append(n, "", 1.0, 1.0, 1.0, 1.0, "zhang", dataset.Derived, 0.0))
+	}
+	ser = group(tab)
+	st = styles(ser)
+	require.NotEqual(t, st[ser[0]].colour, st[ser[1]].colour)
 }
 
 // TestLegendOutsideDataArea: every legend entry is drawn right of the

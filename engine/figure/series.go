@@ -45,13 +45,21 @@ func (s *series) label() string {
 	return s.name + " (" + s.origin + ")"
 }
 
-// scale is the largest |y| of the series, error bars included.
-func (s *series) scale() float64 {
-	m := 0.0
+// span returns the smallest non-zero and the largest |y| of the series,
+// error bars included (0, 0 for an all-zero series).
+func (s *series) span() (lo, hi float64) {
+	lo = math.Inf(1)
 	for i := range s.y {
-		m = math.Max(m, math.Max(math.Abs(s.y[i]), math.Max(math.Abs(s.lo[i]), math.Abs(s.hi[i]))))
+		for _, v := range []float64{s.y[i], s.lo[i], s.hi[i]} {
+			if v = math.Abs(v); v > 0 {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
 	}
-	return m
+	if hi == 0 {
+		return 0, 0
+	}
+	return lo, hi
 }
 
 // colourKey is the name a series shares its colour by: the part before
@@ -71,6 +79,29 @@ func (s *series) colourKey() string {
 	return n
 }
 
+// keys returns the colour key each series is drawn by: its colourKey when
+// a measured series and a model series share that key (the measurement
+// takes the model's colour), else its own name.
+func keys(ser []*series) map[*series]string {
+	measured, model := map[string]bool{}, map[string]bool{}
+	for _, s := range ser {
+		if s.origin == dataset.Measured {
+			measured[s.colourKey()] = true
+		} else {
+			model[s.colourKey()] = true
+		}
+	}
+	out := map[*series]string{}
+	for _, s := range ser {
+		k := s.colourKey()
+		if !measured[k] || !model[k] {
+			k = "\x00" + s.name
+		}
+		out[s] = k
+	}
+	return out
+}
+
 // style is a series' colour index and its variant among the series that
 // share the colour.
 type style struct{ colour, variant int }
@@ -78,14 +109,15 @@ type style struct{ colour, variant int }
 // styles assigns colours by colour key, in order of first appearance.
 func styles(ser []*series) map[*series]style {
 	out := map[*series]style{}
-	keys := map[string]int{}
+	ks := keys(ser)
+	index := map[string]int{}
 	used := map[string]int{}
 	for _, s := range ser {
-		k := s.colourKey()
-		c, ok := keys[k]
+		k := ks[s]
+		c, ok := index[k]
 		if !ok {
-			c = len(keys)
-			keys[k] = c
+			c = len(index)
+			index[k] = c
 		}
 		out[s] = style{colour: c, variant: used[k]}
 		used[k]++
@@ -93,44 +125,50 @@ func styles(ser []*series) map[*series]style {
 	return out
 }
 
-// splitByMagnitude splits the series into panels so that within a panel
-// the largest scale is at most MaxPanelRatio times the smallest non-zero
-// one; series sharing a colour key stay together. Panels are ordered by
-// decreasing scale, series keep their order within a panel.
+// splitByMagnitude splits the series into panels so that no panel holds
+// two series whose values are more than MaxPanelRatio apart: a series
+// joins the panel of the series above it unless its largest value is more
+// than MaxPanelRatio below the smallest value already in that panel.
+// A measurement stays with its model (keys). Panels are ordered by
+// decreasing values; series keep their order within a panel.
 func splitByMagnitude(ser []*series) [][]*series {
 	type grp struct {
-		key   string
-		scale float64
-		first int
+		key    string
+		lo, hi float64
 	}
 	var groups []*grp
 	byKey := map[string]*grp{}
-	for i, s := range ser {
-		k := s.colourKey()
+	ks := keys(ser)
+	for _, s := range ser {
+		k := ks[s]
 		g := byKey[k]
 		if g == nil {
-			g = &grp{key: k, first: i}
+			g = &grp{key: k, lo: math.Inf(1)}
 			byKey[k] = g
 			groups = append(groups, g)
 		}
-		g.scale = math.Max(g.scale, s.scale())
+		lo, hi := s.span()
+		if hi > 0 {
+			g.lo, g.hi = math.Min(g.lo, lo), math.Max(g.hi, hi)
+		}
 	}
 	sorted := append([]*grp(nil), groups...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].scale > sorted[j].scale })
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].hi > sorted[j].hi })
 	panelOf := map[string]int{}
-	panels, top := 0, 0.0
+	panels, floor := 0, math.Inf(1)
 	for _, g := range sorted {
-		switch {
-		case panels == 0:
-			panels, top = 1, g.scale
-		case g.scale > 0 && top/g.scale > MaxPanelRatio:
-			panels, top = panels+1, g.scale
+		if panels == 0 || (g.hi > 0 && floor/g.hi > MaxPanelRatio) {
+			panels++
+			floor = math.Inf(1)
+		}
+		if g.hi > 0 {
+			floor = math.Min(floor, g.lo)
 		}
 		panelOf[g.key] = panels - 1
 	}
 	out := make([][]*series, panels)
 	for _, s := range ser {
-		p := panelOf[s.colourKey()]
+		p := panelOf[ks[s]]
 		out[p] = append(out[p], s)
 	}
 	return out

@@ -213,7 +213,11 @@ func rel(root, p string) string {
 // Command is the command that reproduces the experiment.
 func (e *Experiment) Command() string { return "go run ./cmd/pslab run " + e.File }
 
-// Elapsed is the recorded run time, formatted.
+// Elapsed is the recorded run time, formatted ("not recorded" when the run
+// file has none).
 func (e *Experiment) Elapsed() string {
+	if e.Run.ElapsedS <= 0 {
+		return "not recorded"
+	}
 	return strconv.FormatFloat(e.Run.ElapsedS, 'g', -1, 64) + " s"
 }
