@@ -57,7 +57,10 @@ func newAccuracy(e *Experiment) *Accuracy {
 	}
 	a.Models = sortedKeys(models)
 	bounds := map[string]bool{}
-	for _, cfg := range sortedKeys(configs) {
+	cfgs := sortedKeys(configs)
+	// The aggregate row ("all"), if the experiment records one, goes last.
+	sort.SliceStable(cfgs, func(i, j int) bool { return cfgs[i] != "all" && cfgs[j] == "all" })
+	for _, cfg := range cfgs {
 		row := AccuracyRow{Config: cfg}
 		for _, m := range a.Models {
 			cell := AccuracyCell{Class: "na"}
