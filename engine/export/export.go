@@ -10,15 +10,17 @@
 package export
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
-	"github.com/apache/arrow/go/v17/arrow/csv"
 	"github.com/apache/arrow/go/v17/arrow/ipc"
 	"github.com/apache/arrow/go/v17/arrow/memory"
 	"github.com/apache/arrow/go/v17/parquet"
@@ -122,33 +124,87 @@ func withoutFieldIDs(t arrow.Table, md arrow.Metadata) arrow.Table {
 	return array.NewTable(arrow.NewSchema(fields, &md), cols, t.NumRows())
 }
 
-// CSV writes t as CSV with a header line of name[unit] (name alone for a
-// column without unit); floats in the shortest form that reads back exactly.
+// CSV writes t as CSV (RFC 4180) with a header line of name[unit] (name
+// alone for a column without unit); floats in the shortest form that reads
+// back exactly, lists as {1,2,3}, nulls as empty fields.
 func CSV(w io.Writer, t arrow.Table) error {
-	fields := t.Schema().Fields()
+	bw := bufio.NewWriterSize(w, 1<<16)
 	md := t.Schema().Metadata()
-	for i, f := range fields {
+	var line []byte
+	for i, f := range t.Schema().Fields() {
+		name := f.Name
 		if k := md.FindKey("unit." + f.Name); k >= 0 && md.Values()[k] != "" {
-			fields[i].Name = f.Name + "[" + md.Values()[k] + "]"
+			name += "[" + md.Values()[k] + "]"
 		}
+		if i > 0 {
+			line = append(line, ',')
+		}
+		line = appendField(line, name)
 	}
-	schema := arrow.NewSchema(fields, nil)
-	cw := csv.NewWriter(w, schema, csv.WithHeader(true), csv.WithNullWriter(""))
+	bw.Write(append(line, '\n'))
 	tr := array.NewTableReader(t, 64*1024)
 	defer tr.Release()
 	for tr.Next() {
 		rec := tr.Record()
-		out := array.NewRecord(schema, rec.Columns(), rec.NumRows())
-		err := cw.Write(out)
-		out.Release()
-		if err != nil {
-			return fmt.Errorf("csv: %w", err)
+		for r := 0; r < int(rec.NumRows()); r++ {
+			line = line[:0]
+			for c, col := range rec.Columns() {
+				if c > 0 {
+					line = append(line, ',')
+				}
+				line = appendValue(line, col, r)
+			}
+			if _, err := bw.Write(append(line, '\n')); err != nil {
+				return fmt.Errorf("csv: %w", err)
+			}
 		}
 	}
 	if err := tr.Err(); err != nil {
 		return fmt.Errorf("csv: %w", err)
 	}
-	return cw.Flush()
+	return bw.Flush()
+}
+
+// appendValue appends row r of a as one CSV field.
+func appendValue(b []byte, a arrow.Array, r int) []byte {
+	if a.IsNull(r) {
+		return b
+	}
+	switch a := a.(type) {
+	case *array.Float64:
+		return strconv.AppendFloat(b, a.Value(r), 'g', -1, 64)
+	case *array.Int64:
+		return strconv.AppendInt(b, a.Value(r), 10)
+	case *array.Int32:
+		return strconv.AppendInt(b, int64(a.Value(r)), 10)
+	case *array.String:
+		return appendField(b, a.Value(r))
+	case *array.List:
+		vals, ok := a.ListValues().(*array.Int32)
+		if !ok {
+			break
+		}
+		lo, hi := a.ValueOffsets(r)
+		b = append(b, '"', '{')
+		for k := lo; k < hi; k++ {
+			if k > lo {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(vals.Value(int(k))), 10)
+		}
+		return append(b, '}', '"')
+	}
+	return appendField(b, a.ValueStr(r))
+}
+
+// appendField appends s, quoted if it holds a comma, quote or line break.
+func appendField(b []byte, s string) []byte {
+	if !strings.ContainsAny(s, ",\"\r\n") && strings.TrimSpace(s) == s {
+		return append(b, s...)
+	}
+	b = append(b, '"')
+	b = append(b, strings.ReplaceAll(s, `"`, `""`)...)
+	return append(b, '"')
 }
 
 // File converts the Arrow IPC file in to format ("parquet" or "csv") and
