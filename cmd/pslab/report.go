@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"time"
 
 	"pslab/engine/report"
@@ -30,8 +31,8 @@ func buildReport(_ context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	t := site.Total
-	fmt.Fprintf(stdout, "wrote %s/index.html: %d experiments (%d reproduced, %d partial, %d deviate), %d checks, %d missed claims, %d failed, %d datasets\n",
-		*out, t.Experiments, t.Reproduced, t.Partial, t.Deviates, t.Counts.Total(), t.Counts.Missed, t.Counts.Failed, len(site.Datasets))
+	fmt.Fprintf(stdout, "wrote %s: %d experiments (%d reproduced, %d partial, %d deviate), %d checks, %d missed claims, %d failed, %d datasets\n",
+		filepath.Join(*out, "index.html"), t.Experiments, t.Reproduced, t.Partial, t.Deviates, t.Counts.Total(), t.Counts.Missed, t.Counts.Failed, len(site.Datasets))
 	fmt.Fprintf(stderr, "report built in %v\n", time.Since(start).Round(time.Millisecond))
 	return nil
 }
