@@ -49,13 +49,23 @@ func TestReportInBrowser(t *testing.T) {
 	site, err := Build(Options{Root: repoRoot, Out: out, NoData: true})
 	require.NoError(t, err)
 
+	// Chromium's helper processes may still write to the profile for a
+	// moment after the browser exits: remove it with retries, not as a
+	// t.TempDir whose cleanup fails the test.
+	profile, err := os.MkdirTemp("", "pslab-chromium-")
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		for i := 0; i < 50 && os.RemoveAll(profile) != nil; i++ {
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(bin),
 		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-quic", true), chromedp.NoFirstRun,
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 	}
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancel()
@@ -147,6 +157,7 @@ func TestReportInBrowser(t *testing.T) {
 		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate("file://"+filepath.ToSlash(filepath.Join(out, p))),
 			chromedp.WaitReady("body", chromedp.ByQuery)), p)
 	}
+	require.NoError(t, chromedp.Cancel(ctx), "closing the browser")
 	mu.Lock()
 	defer mu.Unlock()
 	require.Empty(t, problems, "console errors")
