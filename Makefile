@@ -2,10 +2,11 @@
 GO ?= go
 PSLAB := $(GO) run ./cmd/pslab
 
-.PHONY: figures test bench datasets lint update-golden help fuzz
+.PHONY: figures report test bench datasets lint update-golden help fuzz
 
 help:
 	@echo "make figures        run every experiment, write figures/<paper>/<name>.{svg,png,arrow}"
+	@echo "make report         HTML report of every experiment, dataset and model in report/ (from make figures' results)"
 	@echo "make test           go test ./... (unit tests and every experiment's golden checks)"
 	@echo "make bench          benchmarks of the hot paths (simulator, MVA, scheduler, ...)"
 	@echo "make datasets       rebuild every Arrow dataset under datasets/ from its source"
@@ -16,6 +17,9 @@ help:
 
 figures:
 	$(PSLAB) run
+
+report:
+	$(PSLAB) report -o report/
 
 test:
 	$(GO) test ./...

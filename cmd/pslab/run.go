@@ -40,6 +40,8 @@ func commands() map[string]command {
 		"datasets": {"rebuild every Arrow dataset under datasets/ from its source", buildDatasets},
 		"import":   {"convert external data (tf-timeline, kineto, measured-csv) into a dataset: import <format> <files...> -o out.arrow", importData},
 		"testbed":  {"real PS training over gRPC/TCP: run (collect datasets), ps, worker", testbedCmd},
+		"export":   {"convert an Arrow dataset to Parquet or CSV, keeping units and provenance: export -format parquet|csv FILE.arrow -o OUT", exportData},
+		"report":   {"write the HTML report of every experiment, dataset and model from the recorded results: report -o report/", buildReport},
 		"predict":  {"predict PS throughput vs workers from a trace or per-layer profile: simulator, MVA, Cynthia (+ errors vs -measured)", predictThroughput},
 
 		// Cynthia's Algorithm 1 on an instance catalogue (cmd/pslab/provision.go).
@@ -99,6 +101,7 @@ func runExperiments(ctx context.Context, args []string, write bool, stdout, stde
 	if write {
 		sh.register(fs, args)
 	}
+	recordTime := fs.Bool("record-time", false, "run: record each experiment's run time in figures/<paper>/<name>.run.json (use with -j 1)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -110,7 +113,7 @@ func runExperiments(ctx context.Context, args []string, write bool, stdout, stde
 		return err
 	}
 	start, done := time.Now(), 0
-	opt := experiment.Options{Root: *root, Write: write, Parallel: *parallel,
+	opt := experiment.Options{Root: *root, Write: write, Parallel: *parallel, RecordTime: *recordTime,
 		Progress: func(o experiment.Outcome) {
 			done++
 			fmt.Fprintf(stderr, "[%d/%d] %s %s (%v; elapsed %v)\n", done, len(paths), status(o), outcomeID(o),

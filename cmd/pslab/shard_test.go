@@ -73,7 +73,7 @@ func TestRunShardsMergeToOneRun(t *testing.T) {
 	_, err := pslab(t, append([]string{"run", "-root", r}, files...)...)
 	require.NoError(t, err)
 	want := tree(t, filepath.Join(r, "figures"))
-	require.Len(t, want, 3*len(shardExperiments))
+	require.Len(t, want, 4*len(shardExperiments)) // .svg, .png, .arrow, .run.json
 	for _, n := range []int{1, 2, 3} {
 		base := filepath.Join(t.TempDir(), "shards")
 		for i := range n {

@@ -117,7 +117,7 @@ func TestRunWritesFiguresAndChecks(t *testing.T) {
 	require.True(t, o.Checks[0].Pass, o.Checks[0].Message)
 	require.False(t, o.Checks[1].Pass, "regression value 0 must fail until updated")
 	var first [][]byte
-	for _, ext := range []string{".svg", ".png", ".arrow"} {
+	for _, ext := range []string{".svg", ".png", ".arrow", ".run.json"} {
 		b, err := os.ReadFile(filepath.Join(root, "figures", "beyond", "toy"+ext))
 		require.NoError(t, err)
 		require.NotEmpty(t, b)
@@ -125,7 +125,7 @@ func TestRunWritesFiguresAndChecks(t *testing.T) {
 	}
 	// Same seed, same bytes.
 	Run(context.Background(), registry(), []string{sp}, Options{Root: root, Write: true})
-	for i, ext := range []string{".svg", ".png", ".arrow"} {
+	for i, ext := range []string{".svg", ".png", ".arrow", ".run.json"} {
 		b, err := os.ReadFile(filepath.Join(root, "figures", "beyond", "toy"+ext))
 		require.NoError(t, err)
 		require.Equal(t, first[i], b, ext)

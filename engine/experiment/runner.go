@@ -33,6 +33,10 @@ type Options struct {
 	Out string
 	// Parallel bounds how many experiments run at once; 0 means GOMAXPROCS.
 	Parallel int
+	// RecordTime writes each experiment's run time into its run file
+	// (figures/<paper>/<name>.run.json); without it the recorded time is
+	// kept, so that Write gives the same bytes on every run.
+	RecordTime bool
 	// Progress, if set, is called when an experiment finishes.
 	Progress func(Outcome)
 }
@@ -200,7 +204,11 @@ func runOne(ctx context.Context, reg Registry, path string, opt Options) (o Outc
 		}
 	}
 	if opt.Write {
-		if err := write(opt.out(), spec, res); err != nil {
+		err := write(opt.out(), spec, res)
+		if err == nil {
+			err = writeRunFile(opt.Root, opt.out(), spec, res, time.Since(start), opt.RecordTime)
+		}
+		if err != nil {
 			o.Err = err
 			return o
 		}
@@ -247,7 +255,8 @@ func relTo(root, p string) string {
 	return p
 }
 
-// write renders and writes the figure and the result table. Every file is
+// write renders and writes the figure and the result table (the run file,
+// figures/<paper>/<name>.run.json, is written after it by writeRunFile). Every file is
 // written atomically; nothing is written if rendering fails.
 func write(root string, s *Spec, res *Result) error {
 	fs := figure.Spec{Title: s.Title, Caption: s.Plot.Caption, XLabel: s.Plot.XLabel, YLabel: s.Plot.YLabel,

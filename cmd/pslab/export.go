@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"pslab/engine/dataset"
+	"pslab/engine/export"
+)
+
+// exportData is `pslab export -format parquet|csv FILE.arrow -o OUT`: an
+// Arrow dataset as Parquet (units and provenance as key-value metadata) or
+// CSV (units in the header as name[unit]).
+func exportData(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "parquet", "output format: "+strings.Join(export.Formats, " or "))
+	out := fs.String("o", "", "output file (required)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: pslab export -format parquet|csv FILE.arrow -o OUT")
+		fs.PrintDefaults()
+	}
+	// Flags may follow the file: parse what comes after it too.
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var files []string
+	for fs.NArg() > 0 {
+		files = append(files, fs.Arg(0))
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return err
+		}
+	}
+	if len(files) != 1 || *out == "" {
+		fs.Usage()
+		return errors.New("export: want one Arrow file and -o OUT")
+	}
+	if err := export.File(*format, files[0], *out, dataset.Allocator); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s (%s)\n", *out, *format)
+	return nil
+}

@@ -1,0 +1,181 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+
+	"pslab/engine/experiment"
+)
+
+// Site is everything the report shows.
+type Site struct {
+	Experiments []*Experiment
+	Datasets    []*Dataset
+	// Papers has one row per paper (in experiment.Papers order); Total
+	// sums them.
+	Papers   []PaperRow
+	Total    PaperRow
+	Accuracy *Accuracy
+}
+
+// PaperRow counts one paper's experiments by status and its checks.
+type PaperRow struct {
+	Paper                                      string
+	Experiments, Reproduced, Partial, Deviates int
+	Counts
+}
+
+// AccuracyID is the experiment behind the model-accuracy page.
+const AccuracyID = "beyond-testbed-accuracy"
+
+// Load reads the site from the repository at root: every experiment under
+// experiments/ with its golden file and recorded results, and every dataset
+// under datasets/. Errors name the file at fault.
+func Load(root string) (*Site, error) {
+	if st, err := os.Stat(filepath.Join(root, "figures")); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("no results directory %s: run `make figures` (pslab run) first", filepath.Join(root, "figures"))
+	}
+	paths, err := experiment.Find(root, nil)
+	if err != nil {
+		return nil, err
+	}
+	site := &Site{Experiments: make([]*Experiment, len(paths))}
+	err = parallel(len(paths), func(i int) (err error) {
+		site.Experiments[i], err = loadExperiment(root, paths[i])
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(site.Experiments, func(i, j int) bool {
+		a, b := site.Experiments[i].Spec, site.Experiments[j].Spec
+		if a.Paper != b.Paper {
+			return paperIndex(a.Paper) < paperIndex(b.Paper)
+		}
+		return a.ID < b.ID
+	})
+	dpaths, err := findDatasets(root)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	site.Datasets = make([]*Dataset, len(dpaths))
+	err = parallel(len(dpaths), func(i int) (err error) {
+		site.Datasets[i], err = loadDataset(root, dpaths[i])
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	site.link()
+	site.count()
+	for _, e := range site.Experiments {
+		if e.Spec.ID == AccuracyID {
+			site.Accuracy = newAccuracy(e)
+		}
+	}
+	return site, nil
+}
+
+// link resolves every experiment's inputs to datasets, and back.
+func (s *Site) link() {
+	byRel := map[string]*Dataset{}
+	for _, d := range s.Datasets {
+		byRel[d.Rel] = d
+	}
+	for _, e := range s.Experiments {
+		names := make([]string, 0, len(e.Spec.Inputs))
+		for n := range e.Spec.Inputs {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		seen := map[*Dataset]bool{}
+		for _, n := range names {
+			p := filepath.ToSlash(filepath.Clean(e.Spec.Inputs[n]))
+			in := Input{Name: n, Path: p, Datasets: inputDatasets(p, byRel, s.Datasets)}
+			e.Inputs = append(e.Inputs, in)
+			for _, d := range in.Datasets {
+				if !seen[d] {
+					seen[d] = true
+					d.UsedBy = append(d.UsedBy, e)
+				}
+			}
+		}
+	}
+}
+
+// count fills the per-paper rows and the total.
+func (s *Site) count() {
+	rows := map[string]*PaperRow{}
+	for _, e := range s.Experiments {
+		r := rows[e.Spec.Paper]
+		if r == nil {
+			r = &PaperRow{Paper: e.Spec.Paper}
+			rows[e.Spec.Paper] = r
+		}
+		r.Experiments++
+		switch e.Spec.Status {
+		case "reproduced":
+			r.Reproduced++
+		case "partial":
+			r.Partial++
+		default:
+			r.Deviates++
+		}
+		r.Counts.Add(e.Count)
+	}
+	s.Total = PaperRow{Paper: "all"}
+	for _, p := range experiment.Papers {
+		if r := rows[p]; r != nil {
+			s.Papers = append(s.Papers, *r)
+			s.Total.Experiments += r.Experiments
+			s.Total.Reproduced += r.Reproduced
+			s.Total.Partial += r.Partial
+			s.Total.Deviates += r.Deviates
+			s.Total.Counts.Add(r.Counts)
+		}
+	}
+}
+
+func paperIndex(p string) int {
+	for i, q := range experiment.Papers {
+		if q == p {
+			return i
+		}
+	}
+	return len(experiment.Papers)
+}
+
+// parallel calls f(0..n-1) on up to GOMAXPROCS goroutines and returns the
+// error of the lowest index, so the error reported does not depend on
+// scheduling.
+func parallel(n int, f func(i int) error) error {
+	errs := make([]error, n)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				errs[i] = f(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
