@@ -19,9 +19,18 @@ type procSample struct {
 	// CPU is utime+stime of all its threads (s, /proc/PID/stat fields 14
 	// and 15, in clock ticks).
 	CPU float64
-	// RunDelay is the time its threads spent runnable but not running,
-	// summed over /proc/PID/task/*/schedstat field 2 (s).
-	RunDelay float64
+	// RunDelay is, per thread id, the time the thread spent runnable but
+	// not running (s, /proc/PID/task/TID/schedstat field 2).
+	RunDelay map[int]float64
+}
+
+// totalRunDelay is the run-queue wait of the sample's threads (s).
+func (x procSample) totalRunDelay() float64 {
+	t := 0.0
+	for _, d := range x.RunDelay {
+		t += d
+	}
+	return t
 }
 
 // hostSample is one reading of the first line of /proc/stat (s, summed
@@ -53,12 +62,16 @@ func readProcSample(procfs string, pid int) (procSample, error) {
 	if err1 != nil || err2 != nil {
 		return procSample{}, fmt.Errorf("%s/stat: bad utime/stime %q %q", dir, f[11], f[12])
 	}
-	out := procSample{CPU: float64(ut+st) * clockTick}
+	out := procSample{CPU: float64(ut+st) * clockTick, RunDelay: map[int]float64{}}
 	tasks, err := os.ReadDir(filepath.Join(dir, "task"))
 	if err != nil {
 		return procSample{}, err
 	}
 	for _, t := range tasks {
+		tid, err := strconv.Atoi(t.Name())
+		if err != nil {
+			continue // not a thread directory
+		}
 		b, err := os.ReadFile(filepath.Join(dir, "task", t.Name(), "schedstat"))
 		if err != nil {
 			continue // the thread exited
@@ -71,7 +84,7 @@ func readProcSample(procfs string, pid int) (procSample, error) {
 		if err != nil {
 			return procSample{}, fmt.Errorf("%s/task/%s/schedstat: %w", dir, t.Name(), err)
 		}
-		out.RunDelay += float64(d) / 1e9
+		out.RunDelay[tid] = float64(d) / 1e9
 	}
 	return out, nil
 }
@@ -138,9 +151,13 @@ func (u RunUsage) MaxRunQueue() (float64, string) {
 }
 
 // sampler reads the accounting of a run's processes every interval while
-// they run. Usage compares each process's last sample with its first, so
-// the accounting covers the process's life up to one interval before it
-// exited.
+// they run. Usage compares each process's last CPU sample with its first,
+// so the accounting covers the process's life up to one interval before it
+// exited. Run-queue wait is accumulated per thread between consecutive
+// samples (a thread that appeared since the previous sample counts whole):
+// a sum over the threads alive at the first and last sample would lose
+// every thread that exited in between, and undercount (a Go process starts
+// and parks OS threads during a run).
 type sampler struct {
 	procfs   string
 	interval time.Duration
@@ -159,6 +176,8 @@ type sampledProc struct {
 	first, last   procSample
 	firstT, lastT time.Time
 	n             int
+	// runDelay is the run-queue wait accumulated since the first sample (s).
+	runDelay float64
 }
 
 func newSampler(procfs string, interval time.Duration) *sampler {
@@ -186,6 +205,11 @@ func (s *sampler) sample(p *sampledProc, now time.Time) {
 	defer s.mu.Unlock()
 	if p.n == 0 {
 		p.first, p.firstT = x, now
+	} else {
+		for tid, d := range x.RunDelay {
+			old := p.last.RunDelay[tid] // 0 for a thread new since the last sample
+			p.runDelay += max(0, d-old)
+		}
 	}
 	p.last, p.lastT = x, now
 	p.n++
@@ -240,7 +264,7 @@ func (s *sampler) Usage() RunUsage {
 		if wall := p.lastT.Sub(p.firstT).Seconds(); p.n >= 2 && wall > 0 {
 			pu.Wall = wall
 			pu.CPU = (p.last.CPU - p.first.CPU) / wall
-			pu.RunQueue = max(0, p.last.RunDelay-p.first.RunDelay) / wall
+			pu.RunQueue = p.runDelay / wall
 		}
 		u.Procs = append(u.Procs, pu)
 	}

@@ -18,7 +18,8 @@ func TestReadProcFixture(t *testing.T) {
 	p, err := readProcSample("testdata/proc", 4242)
 	require.NoError(t, err)
 	require.InDelta(t, 2.0, p.CPU, 1e-9, "(150+50) ticks of 10 ms")
-	require.InDelta(t, 0.4, p.RunDelay, 1e-9, "schedstat field 2 summed over threads")
+	require.InDelta(t, 0.4, p.totalRunDelay(), 1e-9, "schedstat field 2 summed over threads")
+	require.Equal(t, map[int]float64{4242: 0.3, 4243: 0.1}, p.RunDelay)
 	h, err := readHostSample("testdata/proc")
 	require.NoError(t, err)
 	require.InDelta(t, 100.0, h.Total, 1e-9)
@@ -26,6 +27,25 @@ func TestReadProcFixture(t *testing.T) {
 	require.Equal(t, 2, hostCPUs("testdata/proc"))
 	_, err = readProcSample("testdata/proc", 1)
 	require.Error(t, err)
+}
+
+// Run-queue wait accumulates per thread: a thread that exits between
+// samples keeps what it had accrued, a thread that appears counts whole
+// (a difference of per-process sums would give max(0, 0.16 − 0.4) = 0).
+func TestSamplerRunQueuePerThread(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	copyTree(t, "testdata/proc", root)
+	s := newSampler(root, time.Hour)
+	s.add("ps 0", 4242) // threads 4242 (0.3 s) and 4243 (0.1 s)
+	require.NoError(t, os.RemoveAll(filepath.Join(root, "4242/task/4242")))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "4242/task/4243/schedstat"), []byte("500000000 110000000 20\n"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "4242/task/4250"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "4242/task/4250/schedstat"), []byte("1000 50000000 3\n"), 0o644))
+	p := s.procs[0]
+	s.sample(p, p.firstT.Add(time.Second))
+	u := s.Usage()
+	require.InDelta(t, 0.06, u.Procs[0].RunQueue, 1e-9, "+0.01 s of thread 4243 and 0.05 s of the new thread 4250")
 }
 
 // The sampler's shares are the differences between its first and last
