@@ -172,6 +172,11 @@ func linkMechanisms(_ context.Context, env *experiment.Env) (*experiment.Result,
 		return nil, err
 	}
 	simSeed := rng.Uint64()
+	// One compiled program serves every scheduler and bandwidth.
+	prog, err := sim.Compile(tr)
+	if err != nil {
+		return nil, err
+	}
 	res := experiment.NewResult()
 	times := map[string]float64{}
 	for i, m := range p.Mechanisms {
@@ -184,7 +189,7 @@ func linkMechanisms(_ context.Context, env *experiment.Env) (*experiment.Result,
 			return nil, err
 		}
 		for _, bw := range p.BandwidthsGbps {
-			r, err := sim.Run(tr, sim.Config{Workers: p.Workers, Steps: p.Steps, Warmup: sim.NoWarmup,
+			r, err := prog.Run(sim.Config{Workers: p.Workers, Steps: p.Steps, Warmup: sim.NoWarmup,
 				Bandwidth: gbps(bw), Link: l, OverheadOn: on, Seed: simSeed})
 			if err != nil {
 				return nil, fmt.Errorf("scheduler %q at %g Gbit/s: %w", m.Name, bw, err)
