@@ -251,6 +251,13 @@ func (p *tbaParams) asp(env *experiment.Env, res *experiment.Result, c *measured
 	}
 	var out []tbaResult
 	cl := predict.Cluster{Link: sim.Link{Mode: mode, Order: order}, Steps: p.Steps, Seed: env.Spec.Seed, OverheadOn: sim.ReceiveThreads}
+	steps := p.Steps
+	if steps <= 0 {
+		steps = sim.DefaultSteps
+	}
+	if err := env.CheckEvents(2*experiment.SimEvents(len(c.Trace.Steps[0].Ops), steps, ws...), "dataset "+c.Name); err != nil {
+		return nil, err // 2×: the simulator runs with each overhead placement
+	}
 	if len(models) > 0 {
 		pr, err := predict.Run(c.Trace, cl, ws, models)
 		if err != nil {

@@ -352,6 +352,13 @@ func (p *tputParams) run(env *experiment.Env, c *tputCase, ws []int, cache map[s
 	if slices.Contains(c.Series, "events") {
 		cfg.Warmup = sim.NoWarmup // event counts need no measurement window
 	}
+	steps := cfg.Steps
+	if steps <= 0 {
+		steps = sim.DefaultSteps
+	}
+	if err := env.CheckEvents(experiment.SimEvents(len(tr.Steps[0].Ops), steps, ws...), fmt.Sprintf("case %q", c.ID)); err != nil {
+		return nil, err
+	}
 	if cv.runs, err = sim.Sweep(tr, cfg, ws); err != nil {
 		return nil, fmt.Errorf("case %q: %w", c.ID, err)
 	}

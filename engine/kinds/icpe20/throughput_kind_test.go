@@ -363,3 +363,16 @@ func TestThroughputKindSweepMustBeWorkers(t *testing.T) {
 	_, err = icpe20Throughput(context.Background(), &experiment.Env{Spec: s, Root: root, Mem: dataset.Allocator})
 	require.ErrorContains(t, err, "ascending integers ≥ 1")
 }
+
+// TestThroughputKindRefusesWorkOverTheEventLimit: the kind estimates the
+// simulator's events before it simulates and refuses above [limits]
+// events, with the estimate and the key that raises the limit.
+func TestThroughputKindRefusesWorkOverTheEventLimit(t *testing.T) {
+	t.Parallel()
+	root := tputRoot(t)
+	_, err := runTput(t, root, "", `series = ["simulator"]`+toyCase+"\n[limits]\nevents = 1000\n")
+	require.ErrorContains(t, err, "simulator events exceed the limit of 1e+03")
+	require.ErrorContains(t, err, "[limits] events =")
+	_, err = runTput(t, root, "", `series = ["simulator"]`+toyCase)
+	require.NoError(t, err)
+}

@@ -57,6 +57,9 @@ func desyncSeries(_ context.Context, env *experiment.Env) (*experiment.Result, e
 	if err != nil {
 		return nil, err
 	}
+	if err := env.CheckEvents(experiment.SimEvents(len(tr.Steps[0].Ops), p.Steps, p.Workers), "workers × steps"); err != nil {
+		return nil, err
+	}
 	r, err := sim.Run(tr, sim.Config{Workers: p.Workers, Steps: p.Steps, Link: link, OverheadOn: on, Seed: rng.Uint64(), SeriesWindow: p.WindowS})
 	if err != nil {
 		return nil, err

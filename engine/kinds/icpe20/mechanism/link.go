@@ -172,6 +172,10 @@ func linkMechanisms(_ context.Context, env *experiment.Env) (*experiment.Result,
 		return nil, err
 	}
 	simSeed := rng.Uint64()
+	runs := len(p.Mechanisms) * len(p.BandwidthsGbps)
+	if err := env.CheckEvents(float64(runs)*experiment.SimEvents(len(tr.Steps[0].Ops), p.Steps, p.Workers), "mechanisms × bandwidths × workers × steps"); err != nil {
+		return nil, err
+	}
 	// One compiled program serves every scheduler and bandwidth.
 	prog, err := sim.Compile(tr)
 	if err != nil {

@@ -58,6 +58,10 @@ func simTimeline(_ context.Context, env *experiment.Env) (*experiment.Result, er
 	if err != nil {
 		return nil, err
 	}
+	// every span is kept in memory for the figure: bound the work first
+	if err := env.CheckEvents(experiment.SimEvents(len(tr.Steps[0].Ops), p.Steps, p.Workers), "workers × steps"); err != nil {
+		return nil, err
+	}
 	var spans []sim.Span
 	cfg := sim.Config{Workers: p.Workers, Steps: p.Steps, Warmup: sim.NoWarmup, Link: link, OverheadOn: on, Seed: rng.Uint64(),
 		OnSpan: func(s sim.Span) {
