@@ -63,10 +63,22 @@ func (c *Config) Job(root string, w int) Job {
 			dir = filepath.Join(root, dir)
 		}
 		prof = filepath.Join(dir, c.Model+".graph.txt")
+		// pslab's import of the same profile (datasets/zoo/<model>.arrow)
+		// when the directory holds one: the repository then needs no
+		// checkout of the raw PipeDream files.
+		if a := filepath.Join(dir, c.Model+".arrow"); fileExists(a) {
+			prof = a
+		}
 	}
 	return Job{Profile: prof, Batch: c.Batch, DeviceSpeed: c.DeviceSpeed, BytesScale: c.BytesScale,
 		Servers: c.Servers, Workers: w, Sync: c.Sync, Transport: c.Transport, Order: c.Order,
 		Seed: c.Seed, Window: c.Window, ConnWindow: c.ConnWindow}
+}
+
+// fileExists reports whether path names an existing regular file.
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // configFields is one table of the file; unset fields come from

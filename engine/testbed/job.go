@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"pslab/engine/dataset"
 	"pslab/engine/zoo"
 )
 
@@ -37,7 +38,8 @@ const OrderedWindow = math.MaxInt32
 // Every process of a run must be given the same Job (checked with
 // Fingerprint when a worker registers).
 type Job struct {
-	// Profile is the path of a PipeDream graph.txt profile, or "toy" for
+	// Profile is the path of a PipeDream graph.txt profile, of its import
+	// as a zoo.ProfileSchema Arrow file (.arrow), or "toy" for
 	// zoo.Toy (the icpe20 Fig. 5 model).
 	Profile string
 	// Batch is the examples per step per worker (0 → the profile's batch).
@@ -73,7 +75,7 @@ const minWindow = 64 * 1024
 
 // RegisterFlags adds the job flags to fs, writing into j.
 func (j *Job) RegisterFlags(fs *flag.FlagSet) {
-	fs.StringVar(&j.Profile, "profile", "", "PipeDream graph.txt profile, or \"toy\"")
+	fs.StringVar(&j.Profile, "profile", "", "PipeDream graph.txt profile, its import as .arrow (datasets/zoo), or \"toy\"")
 	fs.IntVar(&j.Batch, "batch", 0, "examples per step per worker (0: the profile's batch)")
 	fs.Float64Var(&j.DeviceSpeed, "device-speed", 1, "compute times are divided by this factor")
 	fs.Float64Var(&j.BytesScale, "bytes-scale", 1, "tensor sizes are multiplied by this factor")
@@ -154,6 +156,17 @@ func (j *Job) Fingerprint() string {
 func (j *Job) LoadProfile() (*zoo.Profile, error) {
 	if j.Profile == "toy" {
 		return zoo.Toy(), nil
+	}
+	if strings.HasSuffix(j.Profile, ".arrow") { // an imported profile (datasets/zoo)
+		t, err := dataset.Read(j.Profile, zoo.ProfileSchema, dataset.Allocator)
+		if err != nil {
+			return nil, fmt.Errorf("testbed: profile: %w", err)
+		}
+		p, err := zoo.ProfileFromTable(t)
+		if err != nil {
+			return nil, fmt.Errorf("testbed: profile %s: %w", j.Profile, err)
+		}
+		return p, nil
 	}
 	f, err := os.Open(j.Profile)
 	if err != nil {

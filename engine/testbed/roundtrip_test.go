@@ -86,7 +86,14 @@ func TestRoundTripTestbedTimelineImportSimulate(t *testing.T) {
 	recordedTput := float64(imported.Meta.Batch) * float64(len(imported.Steps)) / (span / 1e9)
 	t.Logf("examples/s: recorded W=1 %.0f; throughput run W=1 %.0f, W=2 %.0f; simulated W=1 %.0f, W=2 %.0f",
 		recordedTput, measured[0], measured[1], one.Throughput, two.Throughput)
-	require.InDelta(t, recordedTput, one.Throughput, 0.5*recordedTput, "simulated 1-worker throughput far from the recorded one")
+	// The simulator replays the recorded op durations at W = 1. CPU
+	// contention on the host only adds gaps between ops to the recording
+	// (the more, the busier the machine: 1.57× with a fuzzer on both
+	// cores), so the simulation is no slower than the recording (0.8×:
+	// transfers are re-timed at bytes/bandwidth), and an import or unit
+	// error would put it far beyond 3×.
+	require.GreaterOrEqual(t, one.Throughput, 0.8*recordedTput, "simulated 1-worker throughput below the recorded one")
+	require.LessOrEqual(t, one.Throughput, 3*recordedTput, "simulated 1-worker throughput far above the recorded one")
 	require.Greater(t, two.Throughput, 0.9*one.Throughput)
 	require.LessOrEqual(t, two.Throughput, 2*one.Throughput*1.01)
 }
