@@ -3,6 +3,7 @@ package mva
 import (
 	"fmt"
 	"math/rand/v2"
+	"pslab/engine/cpubench"
 	"testing"
 )
 
@@ -15,7 +16,7 @@ func BenchmarkCurveHybrid1000(b *testing.B) {
 	for _, v := range allVariants {
 		b.Run(v.String(), func(b *testing.B) {
 			b.ReportAllocs()
-			reportCPU(b, func() {
+			cpubench.Report(b, func() {
 				for b.Loop() {
 					if _, err := Curve(fig7, 1000, 1, v); err != nil {
 						b.Fatal(err)
@@ -50,7 +51,7 @@ func BenchmarkSolve16DistinctClasses(b *testing.B) {
 		b.Run(v.String(), func(b *testing.B) {
 			m, opt := sixteenWorkers(v)
 			b.ReportAllocs()
-			reportCPU(b, func() {
+			cpubench.Report(b, func() {
 				for b.Loop() {
 					if _, err := Solve(m, opt); err != nil {
 						b.Fatal(err)

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"math/rand/v2"
+	"pslab/engine/cpubench"
 	"testing"
 )
 
@@ -22,7 +23,7 @@ func benchRun(b *testing.B, p Policy, load float64) {
 	wl := tableIIIWith(b, 100)
 	cfg := Config{Nodes: 100, Workload: wl, Policy: p, Load: load, MaxJobs: 100_000, MinJobs: 1_000_000}
 	b.ReportAllocs()
-	reportCPU(b, func() {
+	cpubench.Report(b, func() {
 		for b.Loop() {
 			r, err := Run(cfg, rand.New(rand.NewPCG(1, 2)))
 			if err != nil || r.Arrived != 100_000 {

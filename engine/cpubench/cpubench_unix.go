@@ -1,6 +1,6 @@
 //go:build unix
 
-package sched
+package cpubench
 
 import (
 	"syscall"
@@ -8,10 +8,10 @@ import (
 	"time"
 )
 
-// reportCPU runs f and reports the process CPU time (user + system, GC
+// Report runs f and reports the process CPU time (user + system, GC
 // threads included) per op as "cpu-ns/op". On a shared machine wall time
 // per op mostly measures the other tenants; CPU time measures this code.
-func reportCPU(b *testing.B, f func()) {
+func Report(b *testing.B, f func()) {
 	var r0, r1 syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &r0)
 	f()
