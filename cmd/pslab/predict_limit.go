@@ -10,6 +10,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"pslab/engine/experiment"
 	"pslab/engine/predict"
 	"pslab/engine/sim"
 	"pslab/engine/trace"
@@ -31,11 +32,7 @@ func estimateEvents(tr *trace.Trace, c predict.Cluster, ws []int, models []predi
 	if steps <= 0 {
 		steps = sim.DefaultSteps
 	}
-	sumW := 0.0
-	for _, w := range ws {
-		sumW += float64(w)
-	}
-	return 2 * float64(len(tr.Steps[0].Ops)) * float64(steps) * sumW * float64(nBW)
+	return experiment.SimEvents(len(tr.Steps[0].Ops), steps, ws...) * float64(nBW)
 }
 
 // checkEvents refuses a prediction whose estimate exceeds -max-events.
