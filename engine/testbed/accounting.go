@@ -12,17 +12,26 @@ import (
 
 // The budget of the testbed's own distortion (doc.go, "Artifact
 // accounting"; DESIGN.md "Testbed"). A run over MaxUnscaledShare or
-// MaxRunQueue is host_limited.
+// MaxContention is host_limited.
 const (
 	// MaxUnscaledShare bounds the unscaled share of an emulated step.
 	MaxUnscaledShare = 0.05
-	// MaxRunQueue bounds the run-queue wait of any PS or worker process,
-	// as a share of wall time.
-	MaxRunQueue = 0.02
+	// MaxContention bounds the contention of any PS or worker process:
+	// its run-queue wait in excess of the probe's wait per scheduling
+	// event, as a share of wall time (ProcUsage.Contention).
+	MaxContention = 0.02
+	// MaxOther bounds the CPU used on the host by anything but the run's
+	// PS and worker processes (cores): the coordinator and the kernel's
+	// network processing use about 0.1 core; a build or a CPU hog ≥ 1.
+	MaxOther = 0.25
 	// MaxCI bounds the relative half-width of the 95% confidence interval
 	// of every throughput point.
 	MaxCI = 0.03
 )
+
+// ciBatches is the number of batches each repetition's averaging window
+// is cut into for the confidence interval of its throughput (BatchCI).
+const ciBatches = 5
 
 // z95 is the two-sided 95% quantile of the standard normal distribution.
 const z95 = 1.959964
@@ -52,7 +61,7 @@ func MessagesPerStep(p *Plan) int { return 2 * p.NT() }
 func BurstTime(mode string, rate float64) float64 {
 	burst := max(16*1024, rate*1e-3) // loopback token bucket (NewShaper)
 	if mode == NetworkNetns {
-		burst = max(2*1514, rate*1e-3) // tc tbf (netns.Shape)
+		burst = max(2*frameBytes, rate*1e-3) // tc tbf (netns.Shape)
 	}
 	return 2 * burst / rate
 }
@@ -169,10 +178,24 @@ type Accounting struct {
 	Step float64
 	// Unscaled is UnscaledShare of these.
 	Unscaled float64
+	// Baseline is the 1-worker profiling run's run-queue wait per
+	// scheduling event (s): the host's wake-up latency when the run's two
+	// processes have a core each. (The probe's, CPU-bound ping-pong, is
+	// 4× higher and part of the per-message cost.)
+	Baseline float64
 	// RunQueue is the largest run-queue share of any process of any run,
 	// RunQueueAt names it ("ps 0, W=5 rep 1").
 	RunQueue   float64
 	RunQueueAt string
+	// Contention is the largest ProcUsage.Contention of any process of
+	// any run, ContentionAt names it.
+	Contention   float64
+	ContentionAt string
+	// Other is the largest CPU of the host not used by the run's
+	// processes in any run (cores: host busy share × CPUs − their CPU),
+	// OtherAt names the run.
+	Other   float64
+	OtherAt string
 	// CPU is the largest CPU utilisation of any process (1 = one core),
 	// HostCPU the largest host busy share of any run (0..1).
 	CPU, HostCPU float64
@@ -190,8 +213,12 @@ func (a *Accounting) HostLimited() bool { return a.Cause != "" }
 // judge sets Cause from the shares.
 func (a *Accounting) judge() {
 	var why []string
-	if a.RunQueue > MaxRunQueue {
-		why = append(why, fmt.Sprintf("run-queue wait %.1f%% of wall time (%s) > %.0f%%", 100*a.RunQueue, a.RunQueueAt, 100*MaxRunQueue))
+	if a.Contention > MaxContention {
+		why = append(why, fmt.Sprintf("contention %.1f%% of wall time (%s: run-queue wait beyond %.0f µs per scheduling event) > %.0f%%",
+			100*a.Contention, a.ContentionAt, 1e6*a.Baseline, 100*MaxContention))
+	}
+	if a.Other > MaxOther {
+		why = append(why, fmt.Sprintf("other work on the host: %.2f cores busy beyond the run's processes (%s) > %.2f", a.Other, a.OtherAt, MaxOther))
 	}
 	if a.Unscaled > MaxUnscaledShare {
 		why = append(why, fmt.Sprintf("unscaled share %.1f%% of the step (%.0f µs/message × %d + RTT %.0f µs + burst %.0f µs over step %.2f ms) > %.0f%%",
@@ -200,21 +227,49 @@ func (a *Accounting) judge() {
 	a.Cause = strings.Join(why, "; ")
 }
 
-// addUsage folds one run's accounting into a.
+// setBaseline sets Baseline from the profiling run's accounting: its
+// processes' run-queue wait over their scheduling events.
+func (a *Accounting) setBaseline(probe RunUsage) {
+	wait, n := 0.0, 0.0
+	for _, p := range probe.Procs {
+		wait += p.RunQueue * p.Wall
+		n += p.Slices
+	}
+	if n > 0 {
+		a.Baseline = wait / n
+	}
+}
+
+// addUsage sets the contention of u's processes against a.Baseline and
+// folds them into a.
 func (a *Accounting) addUsage(u RunUsage, where string) {
-	for _, p := range u.Procs {
+	for i := range u.Procs {
+		p := &u.Procs[i]
+		if p.Wall > 0 {
+			p.Contention = max(0, p.RunQueue*p.Wall-p.Slices*a.Baseline) / p.Wall
+		}
 		if p.RunQueue > a.RunQueue || a.RunQueueAt == "" {
 			a.RunQueue, a.RunQueueAt = p.RunQueue, p.Name+", "+where
+		}
+		if p.Contention > a.Contention || a.ContentionAt == "" {
+			a.Contention, a.ContentionAt = p.Contention, p.Name+", "+where
 		}
 		a.CPU = max(a.CPU, p.CPU)
 	}
 	a.HostCPU = max(a.HostCPU, u.HostCPU)
+	other := u.HostCPU * float64(u.HostCPUs)
+	for _, p := range u.Procs {
+		other -= p.CPU
+	}
+	if other > a.Other || a.OtherAt == "" {
+		a.Other, a.OtherAt = max(0, other), where
+	}
 }
 
 // Summary is the accounting in one line for the run's printed summary.
 func (a *Accounting) Summary() string {
-	s := fmt.Sprintf("unscaled share %.1f%%, run-queue wait ≤ %.1f%% (%s), CPU ≤ %.0f%% of a core, host CPU ≤ %.0f%%, CI ≤ ±%.1f%%",
-		100*a.Unscaled, 100*a.RunQueue, a.RunQueueAt, 100*a.CPU, 100*a.HostCPU, 100*slices.Max(append([]float64{0}, a.CI...)))
+	s := fmt.Sprintf("unscaled share %.1f%%, contention ≤ %.1f%% (%s; run-queue wait ≤ %.1f%%, baseline %.0f µs/event), CPU ≤ %.0f%% of a core, host CPU ≤ %.0f%% (other work ≤ %.2f cores), CI ≤ ±%.1f%%",
+		100*a.Unscaled, 100*a.Contention, a.ContentionAt, 100*a.RunQueue, 1e6*a.Baseline, 100*a.CPU, 100*a.HostCPU, a.Other, 100*slices.Max(append([]float64{0}, a.CI...)))
 	if a.HostLimited() {
 		s += ": HOST_LIMITED: " + a.Cause
 	}

@@ -24,11 +24,13 @@ var AccountingSchema = &dataset.Schema{Name: "testbed-accounting", Columns: []da
 	{Name: "wall_s", Type: dataset.Float64, Rule: dataset.NonNegative, Unit: "s", Doc: "time between the first and last /proc sample of the process"},
 	{Name: "cpu", Type: dataset.Float64, Rule: dataset.NonNegative, Unit: "cores", Doc: "(utime+stime)/wall from /proc/PID/stat; host: busy share of all CPUs from /proc/stat (0..1)"},
 	{Name: "runq_wait", Type: dataset.Float64, Rule: dataset.NonNegative, Doc: "time runnable but not running (/proc/PID/task/*/schedstat field 2, summed over threads) / wall"},
+	{Name: "sched_events", Type: dataset.Float64, Rule: dataset.NonNegative, Doc: "times its threads were scheduled onto a CPU (schedstat field 3, summed over threads; 0 for the host)"},
+	{Name: "contention", Type: dataset.Float64, Rule: dataset.NonNegative, Doc: "run-queue wait beyond sched_events × the probe's wait per event, / wall (doc.go, Artifact accounting)"},
 }}
 
 // AcctVersion is recorded as testbed.acct in every file of a measurement
 // with artifact accounting; datasets without it predate issue #19.
-const AcctVersion = "1"
+const AcctVersion = "2"
 
 // Hash is a short hash of everything that defines the measurement of c
 // (every field, scale factors and step counts included): a committed
@@ -66,6 +68,11 @@ func (o *Outcome) acctExtra(x map[string]string) {
 	x["testbed.acct.unscaled_share"] = f(a.Unscaled)
 	x["testbed.acct.runq_wait"] = f(a.RunQueue)
 	x["testbed.acct.runq_wait_at"] = a.RunQueueAt
+	x["testbed.acct.runq_baseline_s"] = f(a.Baseline)
+	x["testbed.acct.contention"] = f(a.Contention)
+	x["testbed.acct.contention_at"] = a.ContentionAt
+	x["testbed.acct.other_cores"] = f(a.Other)
+	x["testbed.acct.other_at"] = a.OtherAt
 	x["testbed.acct.cpu_max"] = f(a.CPU)
 	x["testbed.acct.host_cpu_max"] = f(a.HostCPU)
 	x["testbed.acct.ci95_rel"] = list(a.CI)
@@ -79,12 +86,12 @@ func (o *Outcome) accountingTable(prov dataset.Provenance) (*dataset.Table, erro
 	t := dataset.NewTable(AccountingSchema, prov)
 	add := func(kind string, r Run) error {
 		for _, p := range r.Usage.Procs {
-			if err := t.Append(kind, r.Workers, r.Repetition, p.Name, p.Wall, p.CPU, p.RunQueue); err != nil {
+			if err := t.Append(kind, r.Workers, r.Repetition, p.Name, p.Wall, p.CPU, p.RunQueue, p.Slices, p.Contention); err != nil {
 				return err
 			}
 		}
 		wall := r.Wall.Seconds()
-		return t.Append(kind, r.Workers, r.Repetition, "host", wall, r.Usage.HostCPU, 0.0)
+		return t.Append(kind, r.Workers, r.Repetition, "host", wall, r.Usage.HostCPU, 0.0, 0.0, 0.0)
 	}
 	if err := add("profile", o.Profile); err != nil {
 		return nil, err

@@ -36,6 +36,8 @@ func upToDate(dir string, c Config) (bool, string) {
 		return false, fmt.Sprintf("committed dataset has configuration hash %q, configuration has %q", x["testbed.config_hash"], c.Hash())
 	case x["testbed.acct"] == "":
 		return false, "committed dataset has no accounting (pre-#19 dataset)"
+	case x["testbed.acct"] != AcctVersion:
+		return false, fmt.Sprintf("committed dataset has accounting version %s, this pslab %s", x["testbed.acct"], AcctVersion)
 	case x["testbed.acct.host_limited"] != "false":
 		return false, "committed dataset is host_limited: " + x["testbed.acct.host_limited_cause"]
 	}

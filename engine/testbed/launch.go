@@ -93,7 +93,7 @@ func (c *child) failure(err error) error {
 func (l Launcher) start(name string, argv []string, stdout io.WriteCloser, index int, exits chan<- int) (*child, error) {
 	c := &child{name: name, stdout: &bytes.Buffer{}, stderr: &tailBuffer{}, exited: make(chan struct{})}
 	c.cmd = exec.Command(argv[0], argv[1:]...)
-	c.cmd.Env = append(c.cmd.Environ(), l.Env...)
+	c.cmd.Env = append(append(c.cmd.Environ(), childGOMAXPROCS), l.Env...)
 	c.cmd.Stderr = c.stderr
 	c.cmd.Stdout = c.stdout
 	if stdout != nil {
@@ -116,6 +116,15 @@ func (l Launcher) start(name string, argv []string, stdout io.WriteCloser, index
 	}()
 	return c, nil
 }
+
+// childGOMAXPROCS runs every PS and worker process with one OS thread
+// executing Go code at a time (recorded as testbed.gomaxprocs): an
+// emulated host is one process, and on a 2-core machine the default (one
+// thread per core in every process) let the 2 to 11 processes of a run
+// queue for the cores. Measured (datasets/testbed/README.md, "Where the
+// run-queue wait comes from"): PS run-queue wait 16% → 10% of wall time
+// at W = 1 and 44% → 21% at W = 7, alexnet at 100 Mbit/s.
+const childGOMAXPROCS = "GOMAXPROCS=1"
 
 // sampleInterval is how often the coordinator reads the CPU accounting
 // of a run's processes (sampler).

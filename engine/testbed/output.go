@@ -124,6 +124,7 @@ func (o *Outcome) provenance(h Host) dataset.Provenance {
 			"testbed.loadavg_start":      o.Load[0],
 			"testbed.loadavg_end":        o.Load[1],
 			"testbed.nice":               strconv.Itoa(o.Nice),
+			"testbed.gomaxprocs":         strings.TrimPrefix(childGOMAXPROCS, "GOMAXPROCS="),
 			"testbed.elapsed_s":          f(o.Elapsed.Round(1e6).Seconds()),
 		},
 	}

@@ -1,6 +1,7 @@
 package testbed
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,16 +20,26 @@ type procSample struct {
 	// CPU is utime+stime of all its threads (s, /proc/PID/stat fields 14
 	// and 15, in clock ticks).
 	CPU float64
-	// RunDelay is, per thread id, the time the thread spent runnable but
-	// not running (s, /proc/PID/task/TID/schedstat field 2).
-	RunDelay map[int]float64
+	// Threads holds, per thread id, its scheduler statistics.
+	Threads map[int]threadSched
+}
+
+// threadSched is one thread's /proc/PID/task/TID/schedstat.
+type threadSched struct {
+	// RunDelay is the time the thread spent runnable but not running (s,
+	// field 2).
+	RunDelay float64
+	// Slices is the number of times it was scheduled onto a CPU (field 3):
+	// one per wake-up or preemption, so RunDelay/Slices is its mean wait
+	// for a CPU per scheduling event.
+	Slices float64
 }
 
 // totalRunDelay is the run-queue wait of the sample's threads (s).
 func (x procSample) totalRunDelay() float64 {
 	t := 0.0
-	for _, d := range x.RunDelay {
-		t += d
+	for _, d := range x.Threads {
+		t += d.RunDelay
 	}
 	return t
 }
@@ -62,7 +73,7 @@ func readProcSample(procfs string, pid int) (procSample, error) {
 	if err1 != nil || err2 != nil {
 		return procSample{}, fmt.Errorf("%s/stat: bad utime/stime %q %q", dir, f[11], f[12])
 	}
-	out := procSample{CPU: float64(ut+st) * clockTick, RunDelay: map[int]float64{}}
+	out := procSample{CPU: float64(ut+st) * clockTick, Threads: map[int]threadSched{}}
 	tasks, err := os.ReadDir(filepath.Join(dir, "task"))
 	if err != nil {
 		return procSample{}, err
@@ -77,14 +88,15 @@ func readProcSample(procfs string, pid int) (procSample, error) {
 			continue // the thread exited
 		}
 		f := strings.Fields(string(b))
-		if len(f) < 2 {
-			return procSample{}, fmt.Errorf("%s/task/%s/schedstat: %q", dir, t.Name(), b)
+		if len(f) < 3 {
+			return procSample{}, fmt.Errorf("%s/task/%s/schedstat: %q, want 3 fields", dir, t.Name(), b)
 		}
-		d, err := strconv.ParseUint(f[1], 10, 64)
-		if err != nil {
+		d, err1 := strconv.ParseUint(f[1], 10, 64)
+		n, err2 := strconv.ParseUint(f[2], 10, 64)
+		if err := errors.Join(err1, err2); err != nil {
 			return procSample{}, fmt.Errorf("%s/task/%s/schedstat: %w", dir, t.Name(), err)
 		}
-		out.RunDelay[tid] = float64(d) / 1e9
+		out.Threads[tid] = threadSched{RunDelay: float64(d) / 1e9, Slices: float64(n)}
 	}
 	return out, nil
 }
@@ -127,6 +139,16 @@ type ProcUsage struct {
 	// RunQueue is the time runnable but not running over Wall divided by
 	// Wall (summed over threads, so it can exceed 1).
 	RunQueue float64
+	// Slices is the number of scheduling events of its threads over
+	// Wall (schedstat field 3), and WaitPerSlice its run-queue wait per
+	// event (s): RunQueue·Wall/Slices.
+	Slices       float64
+	WaitPerSlice float64
+	// Contention is the run-queue wait in excess of the host's idle
+	// wake-up latency, as a share of Wall: (wait − Slices·baseline)/Wall,
+	// the baseline being the probe run's WaitPerSlice (Accounting,
+	// doc.go "Artifact accounting"); set by Accounting.addUsage.
+	Contention float64
 }
 
 // RunUsage is the accounting of one run: its processes and the host.
@@ -176,8 +198,9 @@ type sampledProc struct {
 	first, last   procSample
 	firstT, lastT time.Time
 	n             int
-	// runDelay is the run-queue wait accumulated since the first sample (s).
-	runDelay float64
+	// runDelay is the run-queue wait accumulated since the first sample
+	// (s), slices the scheduling events.
+	runDelay, slices float64
 }
 
 func newSampler(procfs string, interval time.Duration) *sampler {
@@ -206,9 +229,10 @@ func (s *sampler) sample(p *sampledProc, now time.Time) {
 	if p.n == 0 {
 		p.first, p.firstT = x, now
 	} else {
-		for tid, d := range x.RunDelay {
-			old := p.last.RunDelay[tid] // 0 for a thread new since the last sample
-			p.runDelay += max(0, d-old)
+		for tid, d := range x.Threads {
+			old := p.last.Threads[tid] // 0 for a thread new since the last sample
+			p.runDelay += max(0, d.RunDelay-old.RunDelay)
+			p.slices += max(0, d.Slices-old.Slices)
 		}
 	}
 	p.last, p.lastT = x, now
@@ -265,6 +289,10 @@ func (s *sampler) Usage() RunUsage {
 			pu.Wall = wall
 			pu.CPU = (p.last.CPU - p.first.CPU) / wall
 			pu.RunQueue = p.runDelay / wall
+			pu.Slices = p.slices
+			if p.slices > 0 {
+				pu.WaitPerSlice = p.runDelay / p.slices
+			}
 		}
 		u.Procs = append(u.Procs, pu)
 	}

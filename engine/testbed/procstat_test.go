@@ -19,7 +19,7 @@ func TestReadProcFixture(t *testing.T) {
 	require.NoError(t, err)
 	require.InDelta(t, 2.0, p.CPU, 1e-9, "(150+50) ticks of 10 ms")
 	require.InDelta(t, 0.4, p.totalRunDelay(), 1e-9, "schedstat field 2 summed over threads")
-	require.Equal(t, map[int]float64{4242: 0.3, 4243: 0.1}, p.RunDelay)
+	require.Equal(t, map[int]threadSched{4242: {0.3, 50}, 4243: {0.1, 20}}, p.Threads, "schedstat fields 2 (ns) and 3")
 	h, err := readHostSample("testdata/proc")
 	require.NoError(t, err)
 	require.InDelta(t, 100.0, h.Total, 1e-9)
@@ -61,7 +61,7 @@ func TestSamplerUsageOnFixture(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(root, name), []byte(content), 0o644))
 	}
 	rewrite("4242/stat", "4242 (pslab (test) x) S 1 4242 4242 0 -1 4194560 100 0 0 0 190 60 0 0 20 0 5 0 100 0 0\n")
-	rewrite("4242/task/4243/schedstat", "500000000 110000000 20\n")
+	rewrite("4242/task/4243/schedstat", "500000000 110000000 40\n")
 	rewrite("stat", "cpu  1040 0 510 8150 500 0 0 0 0 0\ncpu0 1 0 0 0 0 0 0 0 0 0\ncpu1 1 0 0 0 0 0 0 0 0 0\n")
 	p := s.procs[0]
 	s.sample(p, p.firstT.Add(time.Second))
@@ -70,20 +70,28 @@ func TestSamplerUsageOnFixture(t *testing.T) {
 	require.InDelta(t, 1.0, u.Procs[0].Wall, 1e-9)
 	require.InDelta(t, 0.5, u.Procs[0].CPU, 1e-9)
 	require.InDelta(t, 0.01, u.Procs[0].RunQueue, 1e-9)
+	require.InDelta(t, 20, u.Procs[0].Slices, 1e-9, "20 more scheduling events")
+	require.InDelta(t, 0.5e-3, u.Procs[0].WaitPerSlice, 1e-12)
 	require.InDelta(t, 0.25, u.HostCPU, 1e-9, "50 busy of 200 ticks")
 	require.Equal(t, 2, u.HostCPUs)
 
 	var a Accounting
+	// the probe: 0.3 s of wait over 1200 scheduling events → 0.25 ms each
+	a.setBaseline(RunUsage{Procs: []ProcUsage{{Wall: 2, RunQueue: 0.1, Slices: 1000}, {Wall: 2, RunQueue: 0.05, Slices: 200}}})
+	require.InDelta(t, 0.25e-3, a.Baseline, 1e-12)
 	a.addUsage(u, "W=1 rep 0")
+	require.InDelta(t, 0.005, a.Contention, 1e-12, "(0.01 s − 20 × 0.25 ms)/1 s")
+	require.InDelta(t, 0.005, u.Procs[0].Contention, 1e-12, "set on the run's usage too")
+	require.Equal(t, "worker 0, W=1 rep 0", a.ContentionAt)
 	a.Unscaled = UnscaledShare(20e-6, 100, 50e-6, 1e-3, 10, 0.01)
 	require.InDelta(t, (2e-3+50e-6+1e-3)*0.9/0.01, a.Unscaled, 1e-12)
 	a.judge()
 	require.True(t, a.HostLimited(), "a 27% unscaled share is over the budget")
 	require.Contains(t, a.Cause, "unscaled share 27.5%")
-	require.NotContains(t, a.Cause, "run-queue", "1% run-queue wait is within 2%")
-	a.RunQueue = 0.03
+	require.NotContains(t, a.Cause, "contention", "0.5% contention is within 2%")
+	a.Contention = 0.03
 	a.judge()
-	require.Contains(t, a.Cause, "run-queue wait 3.0% of wall time (worker 0, W=1 rep 0)")
+	require.Contains(t, a.Cause, "contention 3.0% of wall time (worker 0, W=1 rep 0: run-queue wait beyond 250 µs per scheduling event)")
 }
 
 func TestStepCIAndStepsForCI(t *testing.T) {
@@ -122,4 +130,27 @@ func copyTree(t *testing.T, src, dst string) {
 		}
 		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
 	}))
+}
+
+// Batch means: two repetitions of one worker at 100 and 110 ms per step
+// give five batches each of exactly 10 and 1/0.11 steps/s.
+func TestBatchCI(t *testing.T) {
+	t.Parallel()
+	steady := func(d int64) []StepTimes {
+		var st StepTimes
+		for s := range int64(30) {
+			st.Start, st.End = append(st.Start, s*d), append(st.End, (s+1)*d)
+		}
+		return []StepTimes{st}
+	}
+	ci, err := BatchCI([][]StepTimes{steady(100e6), steady(100e6)}, 1, 30, 5)
+	require.NoError(t, err)
+	require.InDelta(t, 0, ci, 1e-12, "equal batches: no spread")
+	ci, err = BatchCI([][]StepTimes{steady(100e6), steady(110e6)}, 1, 30, 5)
+	require.NoError(t, err)
+	x := []float64{10, 10, 10, 10, 10, 1 / 0.11, 1 / 0.11, 1 / 0.11, 1 / 0.11, 1 / 0.11}
+	mean, sd := MeanStd(x)
+	require.InDelta(t, 2.262157*sd/(mean*math.Sqrt(10)), ci, 1e-6, "t(0.975, 9) = 2.262157")
+	_, err = BatchCI([][]StepTimes{steady(100e6)}, 1, 3, 5)
+	require.ErrorContains(t, err, "3 step ends in its window, need ≥ 5 batches")
 }

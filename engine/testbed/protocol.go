@@ -93,6 +93,7 @@ func (l Launcher) measure(ctx context.Context, net network, root string, c Confi
 	}
 	r := res[0]
 	o.Profile = Run{Workers: 1, Steps: []StepTimes{{Start: r.Start, End: r.End}}, Wall: time.Since(t0), Usage: u}
+	a.setBaseline(u)
 	a.addUsage(u, "profile")
 	a.Step = medianStep(o.Profile.Steps[0], c.PhaseSkip)
 	a.Unscaled = UnscaledShare(a.MessageCost, a.Messages, a.RTT, a.Burst, c.DeviceSpeed, a.Step)
@@ -124,7 +125,16 @@ func (l Launcher) measure(ctx context.Context, net network, root string, c Confi
 		}
 		p.Mean, p.Std = MeanStd(p.Rates)
 		o.Points = append(o.Points, p)
-		ci, cv := StepCI(o.Runs[len(o.Runs)-c.Repetitions:], c.Average)
+		reps := o.Runs[len(o.Runs)-c.Repetitions:]
+		_, cv := StepCI(reps, c.Average)
+		var steps [][]StepTimes
+		for _, r := range reps {
+			steps = append(steps, r.Steps)
+		}
+		ci, err := BatchCI(steps, plan.Batch, c.Average, ciBatches)
+		if err != nil {
+			return nil, fmt.Errorf("%s: W=%d: %w", c.Name, w, err)
+		}
 		a.CI, a.CV = append(a.CI, ci), append(a.CV, cv)
 		fmt.Fprintf(progress, "%s: W=%d %.1f ± %.1f examples/s (95%% CI ±%.1f%%, step CV %.1f%%)\n", c.Name, w, p.Mean, p.Std, 100*ci, 100*cv)
 	}

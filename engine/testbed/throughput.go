@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // StepTimes are the start and end of every step of one worker (unix ns on
@@ -32,24 +33,40 @@ type StepTimes struct {
 // so the count has no rounding bias. With one worker this is
 // batch·last/(end of step n − end of step n−last).
 func Throughput(workers []StepTimes, batch, last int) (float64, error) {
+	w, err := averagingWindow(workers, batch, last)
+	if err != nil {
+		return 0, err
+	}
+	return float64(batch) * float64(len(w.ends)) / (float64(w.end-w.begin) / 1e9), nil
+}
+
+// window is the averaging window of one run (Throughput): the pooled step
+// ends in (begin, end] (unix ns), in order.
+type window struct {
+	begin, end int64
+	ends       []int64
+}
+
+// averagingWindow is the window Throughput averages over.
+func averagingWindow(workers []StepTimes, batch, last int) (window, error) {
 	if len(workers) == 0 {
-		return 0, fmt.Errorf("testbed: throughput: no workers")
+		return window{}, fmt.Errorf("testbed: throughput: no workers")
 	}
 	if batch <= 0 {
-		return 0, fmt.Errorf("testbed: throughput: batch %d, need > 0", batch)
+		return window{}, fmt.Errorf("testbed: throughput: batch %d, need > 0", batch)
 	}
 	n := len(workers[0].End)
 	if last < 1 || last > n {
-		return 0, fmt.Errorf("testbed: throughput: average over %d of %d steps", last, n)
+		return window{}, fmt.Errorf("testbed: throughput: average over %d of %d steps", last, n)
 	}
 	var ends []int64
 	first, firstDone := int64(math.MaxInt64), int64(math.MaxInt64)
 	for w, st := range workers {
 		if len(st.End) != n || len(st.Start) != n {
-			return 0, fmt.Errorf("testbed: throughput: worker %d has %d/%d step times, worker 0 has %d", w, len(st.Start), len(st.End), n)
+			return window{}, fmt.Errorf("testbed: throughput: worker %d has %d/%d step times, worker 0 has %d", w, len(st.Start), len(st.End), n)
 		}
 		if !slices.IsSorted(st.End) {
-			return 0, fmt.Errorf("testbed: throughput: worker %d step ends are not increasing", w)
+			return window{}, fmt.Errorf("testbed: throughput: worker %d step ends are not increasing", w)
 		}
 		ends = append(ends, st.End...)
 		first, firstDone = min(first, st.Start[0]), min(firstDone, st.End[n-1])
@@ -65,7 +82,7 @@ func Throughput(workers []StepTimes, batch, last int) (float64, error) {
 		end = ends[len(ends)-1]
 	}
 	if end <= begin {
-		return 0, fmt.Errorf("testbed: throughput: empty averaging window (%d..%d ns)", begin, end)
+		return window{}, fmt.Errorf("testbed: throughput: empty averaging window (%d..%d ns)", begin, end)
 	}
 	count := 0
 	for _, e := range ends {
@@ -73,7 +90,46 @@ func Throughput(workers []StepTimes, batch, last int) (float64, error) {
 			count++
 		}
 	}
-	return float64(batch) * float64(count-warm) / (float64(end-begin) / 1e9), nil
+	return window{begin: begin, end: end, ends: ends[warm:count]}, nil
+}
+
+// BatchCI returns the relative half-width of the 95% confidence interval
+// of a throughput point by batch means: the averaging window of each
+// repetition (Throughput) is cut into k batches of consecutive step ends
+// (equal counts, each batch from the previous batch's last end to its
+// own, so no batch has a rounding bias), each batch's throughput is
+// batch·count/duration, and over the n = k·repetitions batch throughputs
+// x the interval is t(0.975, n−1)·sd(x)/(mean(x)·√n). Unlike a CI over
+// step durations it does not count the legitimate spread of asynchronous
+// workers' steps against a steady aggregate rate.
+func BatchCI(runs [][]StepTimes, batch, last, k int) (float64, error) {
+	var x []float64
+	for r, workers := range runs {
+		w, err := averagingWindow(workers, batch, last)
+		if err != nil {
+			return 0, err
+		}
+		m := len(w.ends)
+		if m < k {
+			return 0, fmt.Errorf("testbed: batch CI: repetition %d has %d step ends in its window, need ≥ %d batches", r, m, k)
+		}
+		prev := w.begin
+		for j := range k {
+			lo, hi := j*m/k, (j+1)*m/k
+			t := w.ends[hi-1]
+			if t <= prev {
+				return 0, fmt.Errorf("testbed: batch CI: repetition %d batch %d has zero duration", r, j)
+			}
+			x = append(x, float64(batch)*float64(hi-lo)/(float64(t-prev)/1e9))
+			prev = t
+		}
+	}
+	if len(x) < 2 {
+		return math.Inf(1), nil
+	}
+	mean, sd := stat.MeanStdDev(x, nil)
+	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(x) - 1)}.Quantile(0.975)
+	return q * sd / (mean * math.Sqrt(float64(len(x)))), nil
 }
 
 // MeanStd returns the mean and the sample standard deviation (n−1) of xs
