@@ -24,6 +24,11 @@ const (
 	// PS and worker processes (cores): the coordinator and the kernel's
 	// network processing use about 0.1 core; a build or a CPU hog ≥ 1.
 	MaxOther = 0.25
+	// MaxRetrans bounds the share of TCP segments a host retransmits: a
+	// drop costs a fast retransmit or a 200 ms timeout that device_speed
+	// does not compress, and a shaper whose queue holds the flows'
+	// windows drops nothing.
+	MaxRetrans = 0.001
 	// MaxCI bounds the relative half-width of the 95% confidence interval
 	// of every throughput point.
 	MaxCI = 0.03
@@ -191,6 +196,10 @@ type Accounting struct {
 	// any run, ContentionAt names it.
 	Contention   float64
 	ContentionAt string
+	// Retrans is the largest ProcUsage.Retrans of any process of any
+	// run, RetransAt names it.
+	Retrans   float64
+	RetransAt string
 	// Other is the largest CPU of the host not used by the run's
 	// processes in any run (cores: host busy share × CPUs − their CPU),
 	// OtherAt names the run.
@@ -216,6 +225,9 @@ func (a *Accounting) judge() {
 	if a.Contention > MaxContention {
 		why = append(why, fmt.Sprintf("contention %.1f%% of wall time (%s: run-queue wait beyond %.0f µs per scheduling event) > %.0f%%",
 			100*a.Contention, a.ContentionAt, 1e6*a.Baseline, 100*MaxContention))
+	}
+	if a.Retrans > MaxRetrans {
+		why = append(why, fmt.Sprintf("%.2f%% of TCP segments retransmitted (%s) > %.1f%%: the shaper dropped packets", 100*a.Retrans, a.RetransAt, 100*MaxRetrans))
 	}
 	if a.Other > MaxOther {
 		why = append(why, fmt.Sprintf("other work on the host: %.2f cores busy beyond the run's processes (%s) > %.2f", a.Other, a.OtherAt, MaxOther))
@@ -251,6 +263,9 @@ func (a *Accounting) addUsage(u RunUsage, where string) {
 		if p.RunQueue > a.RunQueue || a.RunQueueAt == "" {
 			a.RunQueue, a.RunQueueAt = p.RunQueue, p.Name+", "+where
 		}
+		if p.Retrans > a.Retrans || a.RetransAt == "" {
+			a.Retrans, a.RetransAt = p.Retrans, p.Name+", "+where
+		}
 		if p.Contention > a.Contention || a.ContentionAt == "" {
 			a.Contention, a.ContentionAt = p.Contention, p.Name+", "+where
 		}
@@ -268,8 +283,8 @@ func (a *Accounting) addUsage(u RunUsage, where string) {
 
 // Summary is the accounting in one line for the run's printed summary.
 func (a *Accounting) Summary() string {
-	s := fmt.Sprintf("unscaled share %.1f%%, contention ≤ %.1f%% (%s; run-queue wait ≤ %.1f%%, baseline %.0f µs/event), CPU ≤ %.0f%% of a core, host CPU ≤ %.0f%% (other work ≤ %.2f cores), CI ≤ ±%.1f%%",
-		100*a.Unscaled, 100*a.Contention, a.ContentionAt, 100*a.RunQueue, 1e6*a.Baseline, 100*a.CPU, 100*a.HostCPU, a.Other, 100*slices.Max(append([]float64{0}, a.CI...)))
+	s := fmt.Sprintf("unscaled share %.1f%%, contention ≤ %.1f%% (%s; run-queue wait ≤ %.1f%%, baseline %.0f µs/event), CPU ≤ %.0f%% of a core, host CPU ≤ %.0f%% (other work ≤ %.2f cores), retransmitted ≤ %.2f%%, CI ≤ ±%.1f%%",
+		100*a.Unscaled, 100*a.Contention, a.ContentionAt, 100*a.RunQueue, 1e6*a.Baseline, 100*a.CPU, 100*a.HostCPU, a.Other, 100*a.Retrans, 100*slices.Max(append([]float64{0}, a.CI...)))
 	if a.HostLimited() {
 		s += ": HOST_LIMITED: " + a.Cause
 	}

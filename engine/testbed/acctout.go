@@ -25,6 +25,7 @@ var AccountingSchema = &dataset.Schema{Name: "testbed-accounting", Columns: []da
 	{Name: "cpu", Type: dataset.Float64, Rule: dataset.NonNegative, Unit: "cores", Doc: "(utime+stime)/wall from /proc/PID/stat; host: busy share of all CPUs from /proc/stat (0..1)"},
 	{Name: "runq_wait", Type: dataset.Float64, Rule: dataset.NonNegative, Doc: "time runnable but not running (/proc/PID/task/*/schedstat field 2, summed over threads) / wall"},
 	{Name: "sched_events", Type: dataset.Float64, Rule: dataset.NonNegative, Doc: "times its threads were scheduled onto a CPU (schedstat field 3, summed over threads; 0 for the host)"},
+	{Name: "retrans", Type: dataset.Float64, Rule: dataset.NonNegative, Doc: "TCP segments retransmitted / sent in the process's network namespace (/proc/PID/net/snmp; 0 for the host)"},
 	{Name: "contention", Type: dataset.Float64, Rule: dataset.NonNegative, Doc: "run-queue wait beyond sched_events × the probe's wait per event, / wall (doc.go, Artifact accounting)"},
 }}
 
@@ -71,6 +72,8 @@ func (o *Outcome) acctExtra(x map[string]string) {
 	x["testbed.acct.runq_baseline_s"] = f(a.Baseline)
 	x["testbed.acct.contention"] = f(a.Contention)
 	x["testbed.acct.contention_at"] = a.ContentionAt
+	x["testbed.acct.retrans"] = f(a.Retrans)
+	x["testbed.acct.retrans_at"] = a.RetransAt
 	x["testbed.acct.other_cores"] = f(a.Other)
 	x["testbed.acct.other_at"] = a.OtherAt
 	x["testbed.acct.cpu_max"] = f(a.CPU)
@@ -86,12 +89,12 @@ func (o *Outcome) accountingTable(prov dataset.Provenance) (*dataset.Table, erro
 	t := dataset.NewTable(AccountingSchema, prov)
 	add := func(kind string, r Run) error {
 		for _, p := range r.Usage.Procs {
-			if err := t.Append(kind, r.Workers, r.Repetition, p.Name, p.Wall, p.CPU, p.RunQueue, p.Slices, p.Contention); err != nil {
+			if err := t.Append(kind, r.Workers, r.Repetition, p.Name, p.Wall, p.CPU, p.RunQueue, p.Slices, p.Retrans, p.Contention); err != nil {
 				return err
 			}
 		}
 		wall := r.Wall.Seconds()
-		return t.Append(kind, r.Workers, r.Repetition, "host", wall, r.Usage.HostCPU, 0.0, 0.0, 0.0)
+		return t.Append(kind, r.Workers, r.Repetition, "host", wall, r.Usage.HostCPU, 0.0, 0.0, 0.0, 0.0)
 	}
 	if err := add("profile", o.Profile); err != nil {
 		return nil, err

@@ -20,9 +20,17 @@ const (
 // creates; scripts/netns-clean.sh removes them all.
 const NamespacePrefix = "pslab-"
 
-// tbfLatency bounds the queueing delay of each tbf qdisc (tc's latency
-// parameter, which sets the queue size to rate·latency + burst).
-const tbfLatency = "5ms"
+// tbfLimit is the queue of each tbf qdisc (B). It must hold every byte
+// the run's TCP flows can have in flight through one port, so that the
+// shaper delays and never drops: HTTP/2 flow control bounds each
+// connection's unacknowledged data to its connection window (at most
+// 1.4 MB in the collection), and a port carries at most 11 connections.
+// A 5 ms queue (62.5 KB at 100 Mbit/s, the first setting) dropped 17% of
+// the PS's packets at W = 6 and made it retransmit 14% of its segments
+// (tc -s and /proc/net/snmp, 2026-11-25), a loss no cluster link with the
+// emulated buffers shows and whose recovery (200 ms RTO, not scaled by
+// device_speed) then dominated the step.
+const tbfLimit = 16 << 20
 
 // psPort is the port parameter servers listen on inside namespaces.
 const psPort = 7070
@@ -195,14 +203,14 @@ func (n *netns) ChildFlags() []string { return nil }
 // for that much data after an idle period. Smaller bursts (0.1 and 0.3 ms
 // were measured) make tbf's timer-driven dequeue fall behind on a loaded
 // 2-core VM and cut the throughput of 7 workers by up to half. The queue
-// holds tbfLatency of traffic.
+// holds tbfLimit bytes.
 func (n *netns) Shape(ctx context.Context, rate float64) error {
 	bits := strconv.FormatInt(int64(rate*8), 10) + "bit"
 	burst := strconv.FormatInt(int64(max(2*frameBytes, rate*1e-3)), 10)
 	for h, ns := range n.hosts {
 		for _, dev := range [][2]string{{ns, "eth0"}, {n.sw, fmt.Sprintf("p%d", h)}} {
 			if err := run(ctx, "tc", "-n", dev[0], "qdisc", "replace", "dev", dev[1], "root", "tbf",
-				"rate", bits, "burst", burst, "latency", tbfLatency); err != nil {
+				"rate", bits, "burst", burst, "limit", strconv.Itoa(tbfLimit)); err != nil {
 				return err
 			}
 		}

@@ -22,6 +22,9 @@ type procSample struct {
 	CPU float64
 	// Threads holds, per thread id, its scheduler statistics.
 	Threads map[int]threadSched
+	// OutSegs and RetransSegs are the TCP segments sent and retransmitted
+	// in the process's network namespace (/proc/PID/net/snmp).
+	OutSegs, RetransSegs float64
 }
 
 // threadSched is one thread's /proc/PID/task/TID/schedstat.
@@ -74,6 +77,9 @@ func readProcSample(procfs string, pid int) (procSample, error) {
 		return procSample{}, fmt.Errorf("%s/stat: bad utime/stime %q %q", dir, f[11], f[12])
 	}
 	out := procSample{CPU: float64(ut+st) * clockTick, Threads: map[int]threadSched{}}
+	if out.OutSegs, out.RetransSegs, err = readTCPSegments(filepath.Join(dir, "net", "snmp")); err != nil {
+		return procSample{}, err
+	}
 	tasks, err := os.ReadDir(filepath.Join(dir, "task"))
 	if err != nil {
 		return procSample{}, err
@@ -99,6 +105,47 @@ func readProcSample(procfs string, pid int) (procSample, error) {
 		out.Threads[tid] = threadSched{RunDelay: float64(d) / 1e9, Slices: float64(n)}
 	}
 	return out, nil
+}
+
+// readTCPSegments returns the OutSegs and RetransSegs counters of the
+// "Tcp:" table of a /proc/net/snmp file.
+func readTCPSegments(path string) (out, retrans float64, err error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	var head []string
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || f[0] != "Tcp:" {
+			continue
+		}
+		if head == nil {
+			head = f
+			continue
+		}
+		got := 0
+		for i := 1; i < min(len(f), len(head)); i++ {
+			if head[i] != "OutSegs" && head[i] != "RetransSegs" {
+				continue
+			}
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil {
+				return 0, 0, fmt.Errorf("%s: Tcp %s: %w", path, head[i], err)
+			}
+			if head[i] == "OutSegs" {
+				out = v
+			} else {
+				retrans = v
+			}
+			got++
+		}
+		if got != 2 {
+			return 0, 0, fmt.Errorf("%s: no Tcp OutSegs and RetransSegs", path)
+		}
+		return out, retrans, nil
+	}
+	return 0, 0, fmt.Errorf("%s: no Tcp table", path)
 }
 
 // readHostSample reads the aggregate "cpu" line of procfs/stat: busy is
@@ -144,6 +191,9 @@ type ProcUsage struct {
 	// event (s): RunQueue·Wall/Slices.
 	Slices       float64
 	WaitPerSlice float64
+	// Retrans is the share of the TCP segments sent in its network
+	// namespace over Wall that were retransmissions (0..1).
+	Retrans float64
 	// Contention is the run-queue wait in excess of the host's idle
 	// wake-up latency, as a share of Wall: (wait − Slices·baseline)/Wall,
 	// the baseline being the probe run's WaitPerSlice (Accounting,
@@ -158,18 +208,6 @@ type RunUsage struct {
 	// HostCPUs their number.
 	HostCPU  float64
 	HostCPUs int
-}
-
-// MaxRunQueue returns the largest run-queue share of the run's processes
-// and the process it belongs to.
-func (u RunUsage) MaxRunQueue() (float64, string) {
-	best, who := 0.0, ""
-	for _, p := range u.Procs {
-		if p.RunQueue > best || who == "" {
-			best, who = p.RunQueue, p.Name
-		}
-	}
-	return best, who
 }
 
 // sampler reads the accounting of a run's processes every interval while
@@ -290,6 +328,9 @@ func (s *sampler) Usage() RunUsage {
 			pu.CPU = (p.last.CPU - p.first.CPU) / wall
 			pu.RunQueue = p.runDelay / wall
 			pu.Slices = p.slices
+			if d := p.last.OutSegs - p.first.OutSegs; d > 0 {
+				pu.Retrans = max(0, p.last.RetransSegs-p.first.RetransSegs) / d
+			}
 			if p.slices > 0 {
 				pu.WaitPerSlice = p.runDelay / p.slices
 			}

@@ -18,6 +18,7 @@ func TestReadProcFixture(t *testing.T) {
 	p, err := readProcSample("testdata/proc", 4242)
 	require.NoError(t, err)
 	require.InDelta(t, 2.0, p.CPU, 1e-9, "(150+50) ticks of 10 ms")
+	require.Equal(t, [2]float64{10000, 10}, [2]float64{p.OutSegs, p.RetransSegs}, "Tcp OutSegs and RetransSegs of net/snmp")
 	require.InDelta(t, 0.4, p.totalRunDelay(), 1e-9, "schedstat field 2 summed over threads")
 	require.Equal(t, map[int]threadSched{4242: {0.3, 50}, 4243: {0.1, 20}}, p.Threads, "schedstat fields 2 (ns) and 3")
 	h, err := readHostSample("testdata/proc")
@@ -62,6 +63,7 @@ func TestSamplerUsageOnFixture(t *testing.T) {
 	}
 	rewrite("4242/stat", "4242 (pslab (test) x) S 1 4242 4242 0 -1 4194560 100 0 0 0 190 60 0 0 20 0 5 0 100 0 0\n")
 	rewrite("4242/task/4243/schedstat", "500000000 110000000 40\n")
+	rewrite("4242/net/snmp", "Tcp: OutSegs RetransSegs\nTcp: 12000 14\n")
 	rewrite("stat", "cpu  1040 0 510 8150 500 0 0 0 0 0\ncpu0 1 0 0 0 0 0 0 0 0 0\ncpu1 1 0 0 0 0 0 0 0 0 0\n")
 	p := s.procs[0]
 	s.sample(p, p.firstT.Add(time.Second))
@@ -72,6 +74,7 @@ func TestSamplerUsageOnFixture(t *testing.T) {
 	require.InDelta(t, 0.01, u.Procs[0].RunQueue, 1e-9)
 	require.InDelta(t, 20, u.Procs[0].Slices, 1e-9, "20 more scheduling events")
 	require.InDelta(t, 0.5e-3, u.Procs[0].WaitPerSlice, 1e-12)
+	require.InDelta(t, 4.0/2000, u.Procs[0].Retrans, 1e-12, "4 of 2000 segments retransmitted")
 	require.InDelta(t, 0.25, u.HostCPU, 1e-9, "50 busy of 200 ticks")
 	require.Equal(t, 2, u.HostCPUs)
 
@@ -89,6 +92,7 @@ func TestSamplerUsageOnFixture(t *testing.T) {
 	require.True(t, a.HostLimited(), "a 27% unscaled share is over the budget")
 	require.Contains(t, a.Cause, "unscaled share 27.5%")
 	require.NotContains(t, a.Cause, "contention", "0.5% contention is within 2%")
+	require.Contains(t, a.Cause, "0.20% of TCP segments retransmitted (worker 0, W=1 rep 0) > 0.1%")
 	a.Contention = 0.03
 	a.judge()
 	require.Contains(t, a.Cause, "contention 3.0% of wall time (worker 0, W=1 rep 0: run-queue wait beyond 250 µs per scheduling event)")
@@ -134,6 +138,21 @@ func copyTree(t *testing.T, src, dst string) {
 
 // Batch means: two repetitions of one worker at 100 and 110 ms per step
 // give five batches each of exactly 10 and 1/0.11 steps/s.
+func TestReadTCPSegmentsErrors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for content, want := range map[string]string{
+		"Udp: InDatagrams\nUdp: 1\n":           "no Tcp table",
+		"Tcp: OutSegs InSegs\nTcp: 1 2\n":      "no Tcp OutSegs and RetransSegs",
+		"Tcp: OutSegs RetransSegs\nTcp: 1 x\n": "Tcp RetransSegs",
+	} {
+		p := filepath.Join(dir, "snmp")
+		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+		_, _, err := readTCPSegments(p)
+		require.ErrorContains(t, err, want)
+	}
+}
+
 func TestBatchCI(t *testing.T) {
 	t.Parallel()
 	steady := func(d int64) []StepTimes {
@@ -151,6 +170,10 @@ func TestBatchCI(t *testing.T) {
 	x := []float64{10, 10, 10, 10, 10, 1 / 0.11, 1 / 0.11, 1 / 0.11, 1 / 0.11, 1 / 0.11}
 	mean, sd := MeanStd(x)
 	require.InDelta(t, 2.262157*sd/(mean*math.Sqrt(10)), ci, 1e-6, "t(0.975, 9) = 2.262157")
-	_, err = BatchCI([][]StepTimes{steady(100e6)}, 1, 3, 5)
-	require.ErrorContains(t, err, "3 step ends in its window, need ≥ 5 batches")
+	ci, err = BatchCI([][]StepTimes{steady(100e6)}, 1, 3, 5)
+	require.NoError(t, err)
+	require.InDelta(t, 0, ci, 1e-12, "3 steps: 3 batches of one step")
+	ci, err = BatchCI([][]StepTimes{steady(100e6)}, 1, 1, 5)
+	require.NoError(t, err)
+	require.True(t, math.IsInf(ci, 1), "one batch: no spread to estimate")
 }

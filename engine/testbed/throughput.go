@@ -96,6 +96,7 @@ func averagingWindow(workers []StepTimes, batch, last int) (window, error) {
 // BatchCI returns the relative half-width of the 95% confidence interval
 // of a throughput point by batch means: the averaging window of each
 // repetition (Throughput) is cut into k batches of consecutive step ends
+// (fewer if it holds fewer than k)
 // (equal counts, each batch from the previous batch's last end to its
 // own, so no batch has a rounding bias), each batch's throughput is
 // batch·count/duration, and over the n = k·repetitions batch throughputs
@@ -110,12 +111,10 @@ func BatchCI(runs [][]StepTimes, batch, last, k int) (float64, error) {
 			return 0, err
 		}
 		m := len(w.ends)
-		if m < k {
-			return 0, fmt.Errorf("testbed: batch CI: repetition %d has %d step ends in its window, need ≥ %d batches", r, m, k)
-		}
+		nb := min(k, m) // a short window gives fewer batches
 		prev := w.begin
-		for j := range k {
-			lo, hi := j*m/k, (j+1)*m/k
+		for j := range nb {
+			lo, hi := j*m/nb, (j+1)*m/nb
 			t := w.ends[hi-1]
 			if t <= prev {
 				return 0, fmt.Errorf("testbed: batch CI: repetition %d batch %d has zero duration", r, j)
@@ -125,7 +124,7 @@ func BatchCI(runs [][]StepTimes, batch, last, k int) (float64, error) {
 		}
 	}
 	if len(x) < 2 {
-		return math.Inf(1), nil
+		return math.Inf(1), nil // no spread to estimate
 	}
 	mean, sd := stat.MeanStdDev(x, nil)
 	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(x) - 1)}.Quantile(0.975)

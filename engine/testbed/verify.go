@@ -93,6 +93,11 @@ func judgeExtra(x map[string]string) []string {
 	} else if v := num("testbed.acct.contention"); !(v >= 0 && v <= MaxContention) {
 		b = append(b, fmt.Sprintf("contention %s > %g", x["testbed.acct.contention"], MaxContention))
 	}
+	if v, ok := x["testbed.acct.retrans"]; ok {
+		if o := num("testbed.acct.retrans"); !(o >= 0 && o <= MaxRetrans) {
+			b = append(b, fmt.Sprintf("retransmitted segments %s > %g", v, MaxRetrans))
+		}
+	}
 	if v, ok := x["testbed.acct.other_cores"]; ok {
 		if o := num("testbed.acct.other_cores"); !(o >= 0 && o <= MaxOther) {
 			b = append(b, fmt.Sprintf("other work on the host %s cores > %g", v, MaxOther))
