@@ -227,7 +227,7 @@ func (a *Accounting) judge() {
 			100*a.Contention, a.ContentionAt, 1e6*a.Baseline, 100*MaxContention))
 	}
 	if a.Retrans > MaxRetrans {
-		why = append(why, fmt.Sprintf("%.2f%% of TCP segments retransmitted (%s) > %.1f%%: the shaper dropped packets", 100*a.Retrans, a.RetransAt, 100*MaxRetrans))
+		why = append(why, fmt.Sprintf("%.2f%% of TCP segments retransmitted (%s) > %.1f%% (a shaper drop or a spurious timeout)", 100*a.Retrans, a.RetransAt, 100*MaxRetrans))
 	}
 	if a.Other > MaxOther {
 		why = append(why, fmt.Sprintf("other work on the host: %.2f cores busy beyond the run's processes (%s) > %.2f", a.Other, a.OtherAt, MaxOther))
