@@ -132,7 +132,10 @@ func (e *cynthiaErrors) record(res *experiment.Result, sorted bool) {
 // steps. Case mode ([[params.case]]): each case is a testbed configuration
 // directory, its profiling cycle read from its steps.arrow (so BSP
 // configurations measured at W = 3 only are profiled from their own
-// 1-worker run), its bandwidth from its metadata; metrics are then keyed by
+// 1-worker run), its bandwidth from its metadata, and its throughputs are
+// plotted on the emulated cluster's clock (÷ its device_speed; predicted
+// on the testbed's, which leaves the relative errors unchanged) so that
+// configurations with different scale factors compare; metrics are keyed by
 // case (error.<case>.w<n>, mean_abs_error.<case>, max_abs_error.<case>) as
 // well as by sync (mean_abs_error.<sync>).
 func cynthiaMeasured(_ context.Context, env *experiment.Env) (*experiment.Result, error) {
@@ -173,7 +176,7 @@ func cynthiaMeasured(_ context.Context, env *experiment.Env) (*experiment.Result
 	}
 	res := experiment.NewResult()
 	bySync := newCynthiaErrors()
-	if err := cynthiaPredictRows(env, meas, ph, cycle, b, "", res, bySync, nil); err != nil {
+	if err := cynthiaPredictRows(env, meas, ph, cycle, b, 1, "", res, bySync, nil); err != nil {
 		return nil, err
 	}
 	bySync.record(res, true)
@@ -200,10 +203,10 @@ func cynthiaMeasuredCases(env *experiment.Env, p cynthiaMeasuredParams) (*experi
 		if err != nil {
 			return nil, env.Spec.Errorf([]string{"inputs", c.Input}, "input %q: steps.arrow: %v", c.Input, err)
 		}
-		if err := cynthiaPredictRows(env, tc.MeasTable, tc.Phases, cycle, tc.Bandwidth, c.Input, res, bySync, byCase); err != nil {
+		if err := cynthiaPredictRows(env, tc.MeasTable, tc.Phases, cycle, tc.Bandwidth, tc.DeviceSpeed, c.Input, res, bySync, byCase); err != nil {
 			return nil, fmt.Errorf("%s: %w", c.Input, err)
 		}
-		res.Note("%s: b_ps = %.4g bytes/s, profiling cycle %.3f ms (steps.arrow, step 0 left out)", c.Input, tc.Bandwidth, 1e3*cycle)
+		res.Note("%s: b_ps = %.4g bytes/s, profiling cycle %.3f ms (steps.arrow, step 0 left out; testbed clock), plotted ÷ device_speed %g", c.Input, tc.Bandwidth, 1e3*cycle, tc.DeviceSpeed)
 	}
 	bySync.record(res, true)
 	byCase.record(res, false)
@@ -212,11 +215,12 @@ func cynthiaMeasuredCases(env *experiment.Env, p cynthiaMeasuredParams) (*experi
 }
 
 // cynthiaPredictRows predicts every row of meas with Cynthia's model on
-// nodes of bandwidth b bytes/s, plots measurement and prediction and
+// nodes of bandwidth b bytes/s, plots measurement and prediction (÷ clock,
+// the testbed's device_speed, or 1) and
 // records error metrics: error.<model>.b<batch>.<sync>.ps<k>.w<n> without a
 // case name, error.<case>.w<n> with one. |errors| go to bySync (by sync)
 // and, with a case name, to byCase.
-func cynthiaPredictRows(env *experiment.Env, meas, ph *dataset.Table, cycle, b float64, caseName string, res *experiment.Result, bySync, byCase *cynthiaErrors) error {
+func cynthiaPredictRows(env *experiment.Env, meas, ph *dataset.Table, cycle, b, clock float64, caseName string, res *experiment.Result, bySync, byCase *cynthiaErrors) error {
 	node := cynthiamodel.Instance{Name: "testbed", CPU: 1, Bandwidth: b}
 	for i := range meas.Len() {
 		model, batch, n, ps, syncName := meas.Strings("model")[i], meas.Ints("batch")[i], int(meas.Ints("workers")[i]), int(meas.Ints("ps")[i]), meas.Strings("sync")[i]
@@ -253,12 +257,12 @@ func cynthiaPredictRows(env *experiment.Env, meas, ph *dataset.Table, cycle, b f
 		if caseName != "" {
 			label, key = caseName, fmt.Sprintf("%s.w%d", caseName, n)
 		}
-		res.PointRange(label+" measured", "measurement", dataset.Measured, float64(n), x, x-std, x+std)
+		res.PointRange(label+" measured", "measurement", dataset.Measured, float64(n), x/clock, (x-std)/clock, (x+std)/clock)
 		rel := 0.0
 		if x > 0 {
 			rel = (bd.Throughput - x) / x
 		}
-		res.PointError(label+" Cynthia", "cynthia", dataset.Derived, float64(n), bd.Throughput, rel)
+		res.PointError(label+" Cynthia", "cynthia", dataset.Derived, float64(n), bd.Throughput/clock, rel)
 		res.Metric("error."+key, rel)
 		bySync.add(syncName, math.Abs(rel))
 		if byCase != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"pslab/engine/dataset"
 	"pslab/engine/experiment"
@@ -35,8 +36,17 @@ type zhangTestbedParams struct {
 // zhangTestbedPoint is one predicted and measured BSP configuration.
 type zhangTestbedPoint struct {
 	dnn            string
-	mbit           float64 // link bandwidth, Mbit/s
-	pred, measured float64 // iteration time, s
+	gbit           float64 // emulated link bandwidth, Gbit/s
+	pred, measured float64 // iteration time on the emulated cluster, s
+}
+
+// emulatedGbit is the NIC bandwidth of the cluster a testbed configuration
+// emulates (Gbit/s, 3 significant digits): B/(bytes_scale·device_speed)
+// (engine/testbed, "Scale factors").
+func emulatedGbit(c *measured.Config) float64 {
+	g := c.Bandwidth / (c.BytesScale * c.DeviceSpeed) * 8 / 1e9
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(g, 'g', 3, 64), 64)
+	return v
 }
 
 // zhangTestbedIterationTime predicts the iteration time of every measured
@@ -48,13 +58,25 @@ type zhangTestbedPoint struct {
 // constants of params.constants. The measured iteration time is
 // W·batch/throughput, the throughput being the mean over repetitions of
 // the time-averaged throughput over the last steps (engine/testbed).
-// The optional sweep (link bandwidth in Mbit/s) draws each DNN's curve with
-// the layers of its configurations, which must then agree.
+// Both are reported on the emulated cluster's clock (× device_speed) at
+// its bandwidth E = B/(bytes_scale·device_speed) (emulatedGbit), so that
+// configurations run at one B with different scale factors are told apart.
+// The optional sweep (emulated bandwidth in Gbit/s) draws each DNN's curve
+// with the layers and scale factors of its configurations, which must then
+// agree: the testbed's B at sweep point E is E·bytes_scale·device_speed.
+// They must agree because zhang's per-message constants (t_base-delay, a,
+// σ) are real testbed seconds and its Eq. 10 rounds every layer up to whole
+// packets of the testbed's scaled bytes: neither scales with
+// bytes_scale·device_speed, so a curve drawn with one configuration's scale
+// factors misses the prediction at another's. Without a sweep each
+// configuration's prediction is drawn at its own E. A note per
+// configuration records the packet rounding: Σ⌈bytes/pks⌉·pks against the
+// parameter bytes.
 //
-// Metrics: iter_s.<dnn>.mbit<B> (predicted), measured_iter_s.<dnn>.mbit<B>,
-// error.<dnn>.mbit<B> (signed (pred − measured)/measured), mean_error and
+// Metrics: iter_s.<dnn>.gbit<E> (predicted), measured_iter_s.<dnn>.gbit<E>,
+// error.<dnn>.gbit<E> (signed (pred − measured)/measured), mean_error and
 // max_error (of |error|), and with params.ratio ratio.<a>_<b>.<predicted|
-// measured>.mbit<B> and ratio_change.<a>_<b>.<predicted|measured> (ratio at
+// measured>.gbit<E> and ratio_change.<a>_<b>.<predicted|measured> (ratio at
 // the lowest over the ratio at the highest measured bandwidth).
 func zhangTestbedIterationTime(_ context.Context, env *experiment.Env) (*experiment.Result, error) {
 	p := zhangTestbedParams{Constants: UnsetConstants()}
@@ -104,16 +126,23 @@ func zhangTestbedIterationTime(_ context.Context, env *experiment.Env) (*experim
 		if err := measured.CheckBytes(c, layers); err != nil {
 			return nil, fmt.Errorf("%s: %w", d.Input, err)
 		}
-		cur := zhangTestbedCurve{layers: layers, workers: c.Meas[0].Workers, servers: c.Servers}
+		cur := zhangTestbedCurve{layers: layers, workers: c.Meas[0].Workers, servers: c.Servers, scale: c.BytesScale * c.DeviceSpeed, speed: c.DeviceSpeed, input: d.Input}
 		if prev, ok := curveOf[d.DNN]; !ok {
 			dnns = append(dnns, d.DNN)
 			curveOf[d.DNN] = cur
-		} else if len(sweep) > 0 && (!slices.Equal(prev.layers, layers) || prev.workers != cur.workers || prev.servers != cur.servers || len(c.Meas) != 1) {
-			return nil, env.Errorf("dataset", "dataset %q: DNN %q has configurations with different layers, workers or PS, so one sweep curve cannot draw them", d.Input, d.DNN)
+		} else if len(sweep) > 0 && (!slices.Equal(prev.layers, layers) || prev.workers != cur.workers || prev.servers != cur.servers ||
+			prev.scale != cur.scale || prev.speed != cur.speed || len(c.Meas) != 1) {
+			// Per-message costs and zhang's whole-packet rounding do not
+			// scale with bytes_scale·device_speed, so one curve would not
+			// pass through this configuration's own prediction.
+			return nil, env.Errorf("dataset", "dataset %q: DNN %q has configurations with different layers, workers, PS or scale factors, so one sweep curve cannot draw them: drop the sweep", d.Input, d.DNN)
 		}
 		cfg := base
 		cfg.Layers, cfg.Servers, cfg.Bandwidth = layers, c.Servers, c.Bandwidth
-		mbit := c.Bandwidth * 8 / 1e6
+		mbit, gbit, d0 := c.Bandwidth*8/1e6, emulatedGbit(c), c.DeviceSpeed
+		paid, sent, small := packetRounding(layers, cfg.PacketSize)
+		res.Note("%s: Eq. 10 charges whole %g-byte packets: %.3f MB per worker and direction for %.3f MB of parameters (×%.2f; %d of %d parameter layers under one packet)",
+			d.Input, cfg.PacketSize, paid/1e6, sent/1e6, paid/sent, small, countParamLayers(layers))
 		for _, m := range c.Meas {
 			cfg.Workers = m.Workers
 			pt, err := syncps.Predict(cfg)
@@ -122,8 +151,8 @@ func zhangTestbedIterationTime(_ context.Context, env *experiment.Env) (*experim
 			}
 			measured := float64(m.Workers*c.Batch) / m.Throughput
 			rel := (pt.IterationTime - measured) / measured
-			pts = append(pts, zhangTestbedPoint{dnn: d.DNN, mbit: mbit, pred: pt.IterationTime, measured: measured})
-			key := fmt.Sprintf("%s.mbit%g", experiment.MetricKey(d.DNN), mbit)
+			pts = append(pts, zhangTestbedPoint{dnn: d.DNN, gbit: gbit, pred: d0 * pt.IterationTime, measured: d0 * measured})
+			key := fmt.Sprintf("%s.gbit%g", experiment.MetricKey(d.DNN), gbit)
 			if m.Workers != 3 || c.Servers != 1 {
 				key = fmt.Sprintf("%s.w%d.ps%d", key, m.Workers, c.Servers)
 			}
@@ -132,15 +161,15 @@ func zhangTestbedIterationTime(_ context.Context, env *experiment.Env) (*experim
 			if m.Throughput > m.Std {
 				hi = float64(m.Workers*c.Batch) / (m.Throughput - m.Std)
 			}
-			res.PointRange(d.DNN+" measured", "measurement", dataset.Measured, mbit, measured, lo, hi)
+			res.PointRange(d.DNN+" measured", "measurement", dataset.Measured, gbit, d0*measured, d0*lo, d0*hi)
 			if len(sweep) == 0 {
-				res.PointError(d.DNN+" zhang", "zhang", dataset.Derived, mbit, pt.IterationTime, rel)
+				res.PointError(d.DNN+" zhang", "zhang", dataset.Derived, gbit, d0*pt.IterationTime, rel)
 			}
-			res.Metric("iter_s."+key, pt.IterationTime)
-			res.Metric("measured_iter_s."+key, measured)
+			res.Metric("iter_s."+key, d0*pt.IterationTime)
+			res.Metric("measured_iter_s."+key, d0*measured)
 			res.Metric("error."+key, rel)
-			res.Note("%s (%s, W = %d, %d PS, %g Mbit/s, batch %d, %.3f MB sent, %.2f ms compute): zhang %.2f ms = compute %.2f + exposed FC/BC %.2f + aggregation %.2f + stragglers %.2f; measured %.2f ms; error %+.1f%%",
-				d.Input, d.DNN, m.Workers, c.Servers, mbit, c.Batch, float64(Model{Layers: layers}.ParamBytes())/1e6, 1e3*Model{Layers: layers}.ComputeSeconds(),
+			res.Note("%s (%s, W = %d, %d PS, testbed %g Mbit/s emulating %g Gbit/s at device_speed %g, batch %d, %.3f MB sent, %.2f ms compute; testbed clock): zhang %.2f ms = compute %.2f + exposed FC/BC %.2f + aggregation %.2f + stragglers %.2f; measured %.2f ms; error %+.1f%%",
+				d.Input, d.DNN, m.Workers, c.Servers, mbit, gbit, d0, c.Batch, float64(Model{Layers: layers}.ParamBytes())/1e6, 1e3*Model{Layers: layers}.ComputeSeconds(),
 				1e3*pt.IterationTime, 1e3*pt.Compute, 1e3*pt.ExposedComm, 1e3*pt.Aggregation, 1e3*pt.Straggler, 1e3*measured, 100*rel)
 		}
 	}
@@ -163,28 +192,60 @@ func zhangTestbedIterationTime(_ context.Context, env *experiment.Env) (*experim
 	return res, zhangTestbedRatios(env, p, pts, res)
 }
 
+// packetRounding returns the bytes zhang's Eq. 10 charges one worker per
+// direction, Σ ⌈bytes/pks⌉·pks over the layers, the parameter bytes
+// themselves, and how many parameter layers are smaller than one packet.
+func packetRounding(layers []syncps.Layer, pks float64) (paid, sent float64, small int) {
+	for _, l := range layers {
+		if l.ParamBytes > 0 {
+			paid += float64(syncps.Packets(l.ParamBytes, pks)) * pks
+			sent += float64(l.ParamBytes)
+			if float64(l.ParamBytes) < pks {
+				small++
+			}
+		}
+	}
+	return paid, sent, small
+}
+
+// countParamLayers counts the layers with parameters.
+func countParamLayers(layers []syncps.Layer) int {
+	n := 0
+	for _, l := range layers {
+		if l.ParamBytes > 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // zhangTestbedCurve is what draws one DNN's predicted curve: the testbed's
-// layers and cluster.
+// layers and cluster of its configurations (the first is input), their
+// bytes_scale·device_speed (scale) and device_speed (speed).
 type zhangTestbedCurve struct {
 	layers           []syncps.Layer
 	workers, servers int
+	scale, speed     float64
+	input            string
 }
 
-// zhangTestbedCurves draws each DNN's predicted iteration time at the sweep
-// bandwidths (Mbit/s) joined with its measured bandwidths.
+// zhangTestbedCurves draws each DNN's predicted iteration time (emulated
+// s) at the sweep's emulated bandwidths (Gbit/s), the testbed run at
+// B = E·scale with the layers of its first configuration.
 func zhangTestbedCurves(base syncps.Config, sweep []float64, dnns []string, curveOf map[string]zhangTestbedCurve, res *experiment.Result) error {
 	for _, name := range dnns {
 		cv := curveOf[name]
 		cfg := base
 		cfg.Layers, cfg.Workers, cfg.Servers = cv.layers, cv.workers, cv.servers
-		for _, mbit := range sweep {
-			cfg.Bandwidth = mbit * 1e6 / 8
+		for _, gbit := range sweep {
+			cfg.Bandwidth = gbit * 1e9 / 8 * cv.scale
 			pt, err := syncps.Predict(cfg)
 			if err != nil {
-				return fmt.Errorf("%s at %g Mbit/s: %w", name, mbit, err)
+				return fmt.Errorf("%s at %g Gbit/s: %w", name, gbit, err)
 			}
-			res.Point(name+" zhang", "zhang", dataset.Derived, mbit, pt.IterationTime)
+			res.Point(name+" zhang", "zhang", dataset.Derived, gbit, cv.speed*pt.IterationTime)
 		}
+		res.Note("%s zhang curve: the scale factors of %s (testbed B = E × %.3g)", name, cv.input, cv.scale)
 	}
 	return nil
 }
@@ -196,8 +257,8 @@ func zhangTestbedRatios(env *experiment.Env, p zhangTestbedParams, pts []zhangTe
 	if len(p.Ratio) != 2 {
 		return env.Errorf("ratio", "ratio names two DNN labels [numerator, denominator], got %d", len(p.Ratio))
 	}
-	find := func(dnn string, mbit float64) (zhangTestbedPoint, bool) {
-		i := slices.IndexFunc(pts, func(q zhangTestbedPoint) bool { return q.dnn == dnn && q.mbit == mbit })
+	find := func(dnn string, gbit float64) (zhangTestbedPoint, bool) {
+		i := slices.IndexFunc(pts, func(q zhangTestbedPoint) bool { return q.dnn == dnn && q.gbit == gbit })
 		if i < 0 {
 			return zhangTestbedPoint{}, false
 		}
@@ -206,8 +267,8 @@ func zhangTestbedRatios(env *experiment.Env, p zhangTestbedParams, pts []zhangTe
 	var bws []float64
 	for _, q := range pts {
 		if q.dnn == p.Ratio[0] {
-			if _, ok := find(p.Ratio[1], q.mbit); ok {
-				bws = append(bws, q.mbit)
+			if _, ok := find(p.Ratio[1], q.gbit); ok {
+				bws = append(bws, q.gbit)
 			}
 		}
 	}
@@ -222,9 +283,9 @@ func zhangTestbedRatios(env *experiment.Env, p zhangTestbedParams, pts []zhangTe
 		a, _ := find(p.Ratio[0], bw)
 		b, _ := find(p.Ratio[1], bw)
 		r := [2]float64{a.pred / b.pred, a.measured / b.measured}
-		res.Metric(fmt.Sprintf("ratio.%s.predicted.mbit%g", key, bw), r[0])
-		res.Metric(fmt.Sprintf("ratio.%s.measured.mbit%g", key, bw), r[1])
-		res.Note("%s / %s iteration time at %g Mbit/s: predicted %.3f, measured %.3f", p.Ratio[0], p.Ratio[1], bw, r[0], r[1])
+		res.Metric(fmt.Sprintf("ratio.%s.predicted.gbit%g", key, bw), r[0])
+		res.Metric(fmt.Sprintf("ratio.%s.measured.gbit%g", key, bw), r[1])
+		res.Note("%s / %s iteration time at %g Gbit/s (emulated): predicted %.3f, measured %.3f", p.Ratio[0], p.Ratio[1], bw, r[0], r[1])
 		if i == 0 {
 			first = r
 		}
