@@ -28,6 +28,10 @@ func (a entry) before(b entry) bool {
 // on top of it, a 4-ary heap 0.97× (5 pairs) and 16-byte entries packing
 // seq<<k | slot into one tag 0.94× (9 pairs), both dropped; a branch-free
 // 128-bit (key bits, seq) compare was slower in a micro-benchmark. A
+// Floyd's bottom-up sift-down (the hole to a leaf along the smaller
+// child, then the new entry up) was slower: 1.04× CPU on the zoo Inception
+// sweep, 1.13× on predict's 64-node BSP sweep (3-5 pairs, 2026-11-25),
+// and a 4-ary heap 1.02× on that BSP sweep too (3 pairs). A
 // calendar queue was not tried: at W = 10 the compute heap holds 2–12
 // entries (median about 9) and a link class at most W, too few for
 // buckets to pay.
