@@ -17,8 +17,8 @@ import (
 // files are real datasets of every column type pslab writes: a trace with
 // a list<int32> column, a measurement table and a result table.
 var files = []string{
-	"../../datasets/testbed-40x/alexnet-b512-mux/trace.arrow",
-	"../../datasets/testbed-40x/alexnet-b512-mux/throughput.arrow",
+	"../../datasets/testbed/alexnet-b512-mux/trace.arrow",
+	"../../datasets/testbed/alexnet-b512-mux/throughput.arrow",
 	"../../figures/icpe20/fig8.arrow",
 }
 

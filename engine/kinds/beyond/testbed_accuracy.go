@@ -93,7 +93,14 @@ type tbaResult struct {
 // (batch / profiled step time over the measured 1-worker throughput),
 // measured_peak_over_bound.<dataset> and
 // simulator_peak_over_bound.<dataset> (largest throughput over the PS link
-// bound). Bars: per group of datasets, the mean of the per-dataset means.
+// bound). With the testbed's artifact accounting (metadata
+// testbed.acct.host_limited) also host_limited.<dataset> (1 or 0),
+// datasets.in_budget and datasets.host_limited (how many), and
+// error.mean.in_budget.<model> and error.mean.host_limited.<model> (the
+// mean of the per-dataset means over each set). Bars: per group of
+// datasets and accounting verdict (the group's label gets a last line
+// "in budget" or "host-limited"), the mean of the per-dataset means, so
+// that no bar mixes configurations the host limited with ones it did not.
 //
 // Decisions:
 //
@@ -138,6 +145,9 @@ func testbedAccuracy(ctx context.Context, env *experiment.Env) (*experiment.Resu
 	groupSum, groupN := map[string]map[string]float64{}, map[string]map[string]int{}
 	var groups []string
 	allSum, allN := map[string]float64{}, map[string]int{}
+	// By accounting verdict (in_budget, host_limited): configurations,
+	// and the sum and count of per-configuration means per set.model.
+	setN, setSum, setModelN := map[string]int{}, map[string]float64{}, map[string]int{}
 	var iterErrs []float64
 	for _, d := range p.Datasets {
 		if err := ctx.Err(); err != nil {
@@ -158,27 +168,51 @@ func testbedAccuracy(ctx context.Context, env *experiment.Env) (*experiment.Resu
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", d.Input, err)
 		}
-		if _, ok := groupSum[d.Group]; !ok {
-			groups = append(groups, d.Group)
-			groupSum[d.Group], groupN[d.Group] = map[string]float64{}, map[string]int{}
+		limited, known, err := tbaBudget(c)
+		if err != nil {
+			return nil, env.Spec.Errorf([]string{"inputs", d.Input}, "input %q: %v", d.Input, err)
+		}
+		g := tbaBudgetGroup(d.Group, limited, known)
+		if _, ok := groupSum[g]; !ok {
+			groups = append(groups, g)
+			groupSum[g], groupN[g] = map[string]float64{}, map[string]int{}
+		}
+		set := ""
+		if known {
+			set = tbaBudgetSet(limited)
+			res.Metric("host_limited."+c.Name, tbaIndicator(limited))
+			setN[set]++
 		}
 		var parts []string
 		for _, r := range rs {
 			res.Metric("error.mean."+c.Name+"."+r.model, r.mean)
 			res.Metric("error.max."+c.Name+"."+r.model, r.max)
-			groupSum[d.Group][r.model] += r.mean
-			groupN[d.Group][r.model]++
+			groupSum[g][r.model] += r.mean
+			groupN[g][r.model]++
 			allSum[r.model] += r.mean
 			allN[r.model]++
+			if set != "" {
+				setSum[set+"."+r.model] += r.mean
+				setModelN[set+"."+r.model]++
+			}
 			parts = append(parts, fmt.Sprintf("%s %.1f/%.1f", r.model, r.mean, r.max))
 		}
-		res.Note("%s (%s, %s %s, %d PS): mean/max |error| %% %s", c.Name, c.Sync, c.Transport, c.Order, c.Servers, strings.Join(parts, ", "))
+		res.Note("%s (%s, %s %s, %d PS; %s): mean/max |error| %% %s", c.Name, c.Sync, c.Transport, c.Order, c.Servers,
+			tbaBudgetNote(c, limited, known), strings.Join(parts, ", "))
 	}
 	for _, m := range tbaModels {
 		if allN[m] > 0 {
 			res.Metric("error.mean.all."+m, allSum[m]/float64(allN[m]))
 			res.Metric("datasets."+m, float64(allN[m]))
 		}
+		for _, set := range []string{tbaBudgetSet(false), tbaBudgetSet(true)} {
+			if n := setModelN[set+"."+m]; n > 0 {
+				res.Metric("error.mean."+set+"."+m, setSum[set+"."+m]/float64(n))
+			}
+		}
+	}
+	for set, n := range setN {
+		res.Metric("datasets."+set, float64(n))
 	}
 	if len(iterErrs) > 0 {
 		var s, hi float64
@@ -208,8 +242,8 @@ func (p *tbaParams) check(env *experiment.Env) error {
 	}
 	seen := map[string]bool{}
 	for i, d := range p.Datasets {
-		if d.Input == "" || d.Input == "all" || strings.ContainsAny(d.Input, " .") || seen[d.Input] {
-			return env.Errorf("dataset", "dataset %d: input %q must be set, unique, not \"all\", without spaces or dots (it names metrics)", i+1, d.Input)
+		if d.Input == "" || slices.Contains(tbaReserved, d.Input) || strings.ContainsAny(d.Input, " .") || seen[d.Input] {
+			return env.Errorf("dataset", "dataset %d: input %q must be set, unique, not one of %q, without spaces or dots (it names metrics)", i+1, d.Input, tbaReserved)
 		}
 		if !env.HasInput(d.Input) {
 			return env.Errorf("dataset", "dataset %d: no input %q in [inputs]", i+1, d.Input)

@@ -73,7 +73,7 @@ func tbaRoot(t *testing.T, configs ...string) string {
 	}
 	for _, c := range configs {
 		for _, f := range []string{"trace", "throughput", "phases", "steps"} {
-			copyFile(filepath.Join("datasets", "testbed-40x", c, f+".arrow"))
+			copyFile(filepath.Join("datasets", "testbed", c, f+".arrow"))
 		}
 	}
 	copyFile("datasets/zoo/alexnet.arrow")
@@ -86,7 +86,7 @@ func runTBA(t *testing.T, dir, models, steps string, configs ...string) (*experi
 	t.Helper()
 	var inputs, sets []string
 	for _, c := range configs {
-		if in := c + ` = "datasets/testbed-40x/` + c + `"`; !slices.Contains(inputs, in) {
+		if in := c + ` = "datasets/testbed/` + c + `"`; !slices.Contains(inputs, in) {
 			inputs = append(inputs, in)
 		}
 		sets = append(sets, "[[params.dataset]]\ninput = \""+c+"\"\ngroup = \"g\"")
@@ -106,7 +106,7 @@ func runTBA(t *testing.T, dir, models, steps string, configs ...string) (*experi
 // keeping its provenance.
 func setThroughput(t *testing.T, dir, config string, x []float64, batch int64) {
 	t.Helper()
-	path := filepath.Join(dir, "datasets", "testbed-40x", config, "throughput.arrow")
+	path := filepath.Join(dir, "datasets", "testbed", config, "throughput.arrow")
 	old, err := dataset.Read(path, dataset.MeasurementSchema, dataset.Allocator)
 	require.NoError(t, err)
 	require.Len(t, x, old.Len())
@@ -137,7 +137,7 @@ func TestTBAErrorIsZeroAgainstOwnPrediction(t *testing.T) {
 	t.Parallel()
 	const cfg = "alexnet-b512-ordered-tic"
 	dir := tbaRoot(t, cfg)
-	tt, err := dataset.Read(filepath.Join(dir, "datasets/testbed-40x", cfg, "trace.arrow"), dataset.TraceSchema, dataset.Allocator)
+	tt, err := dataset.Read(filepath.Join(dir, "datasets/testbed", cfg, "trace.arrow"), dataset.TraceSchema, dataset.Allocator)
 	require.NoError(t, err)
 	tr, err := dataset.ToTrace(tt)
 	require.NoError(t, err)
@@ -196,7 +196,83 @@ func TestTBARejectsBadInput(t *testing.T) {
 
 	// A missing file names the input.
 	gone := tbaRoot(t, cfg)
-	require.NoError(t, os.Remove(filepath.Join(gone, "datasets/testbed-40x", cfg, "phases.arrow")))
+	require.NoError(t, os.Remove(filepath.Join(gone, "datasets/testbed", cfg, "phases.arrow")))
 	_, err = runTBA(t, gone, `"zhang"`, "10", cfg)
 	require.ErrorContains(t, err, cfg)
+}
+
+// setHostLimited sets (or, with v "", deletes) the accounting verdict in a
+// configuration's throughput.arrow metadata, keeping everything else.
+func setHostLimited(t *testing.T, dir, config, v string) {
+	t.Helper()
+	path := filepath.Join(dir, "datasets", "testbed", config, "throughput.arrow")
+	tab, err := dataset.Read(path, dataset.MeasurementSchema, dataset.Allocator)
+	require.NoError(t, err)
+	if v == "" {
+		delete(tab.Provenance.Extra, tbaHostLimitedKey)
+	} else {
+		tab.Provenance.Extra[tbaHostLimitedKey] = v
+	}
+	require.NoError(t, dataset.Write(path, tab, dataset.Allocator))
+}
+
+// barCategories are the bar categories of a result, in order.
+func barCategories(res *experiment.Result) []string {
+	var out []string
+	for _, c := range res.Table.Strings("category") {
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// The accounting verdict splits a figure group's bars and the set metrics
+// by configuration, whatever the committed data's verdicts are: the test
+// sets them.
+func TestTBASplitsByAccounting(t *testing.T) {
+	t.Parallel()
+	const hl, ok = "alexnet-b512-bsp-1000mbit", "alexnet-b512-bsp-100mbit"
+	dir := tbaRoot(t, hl, ok)
+	setHostLimited(t, dir, hl, "true")
+	setHostLimited(t, dir, ok, "false")
+	res, err := runTBA(t, dir, `"zhang", "cynthia-bsp"`, "10", hl, ok)
+	require.NoError(t, err)
+	require.Equal(t, 1.0, res.Metrics["host_limited."+hl])
+	require.Equal(t, 0.0, res.Metrics["host_limited."+ok])
+	require.Equal(t, 1.0, res.Metrics["datasets.host_limited"])
+	require.Equal(t, 1.0, res.Metrics["datasets.in_budget"])
+	for _, m := range []string{"zhang", "cynthia-bsp"} {
+		require.Equal(t, res.Metrics["error.mean."+hl+"."+m], res.Metrics["error.mean.host_limited."+m])
+		require.Equal(t, res.Metrics["error.mean."+ok+"."+m], res.Metrics["error.mean.in_budget."+m])
+		require.InDelta(t, (res.Metrics["error.mean."+hl+"."+m]+res.Metrics["error.mean."+ok+"."+m])/2, res.Metrics["error.mean.all."+m], 1e-9)
+		// Each bar is its own configuration's error.
+		y, found := res.Lookup("", tbaLabel(m), 0, "g\nhost-limited")
+		require.True(t, found)
+		require.Equal(t, res.Metrics["error.mean."+hl+"."+m], y)
+		y, found = res.Lookup("", tbaLabel(m), 0, "g\nin budget")
+		require.True(t, found)
+		require.Equal(t, res.Metrics["error.mean."+ok+"."+m], y)
+	}
+	require.ElementsMatch(t, []string{"g\nhost-limited", "g\nin budget"}, barCategories(res))
+
+	// Without accounting the group is not split and no set metric exists.
+	setHostLimited(t, dir, hl, "")
+	setHostLimited(t, dir, ok, "")
+	res, err = runTBA(t, dir, `"zhang", "cynthia-bsp"`, "10", hl, ok)
+	require.NoError(t, err)
+	require.Equal(t, []string{"g"}, barCategories(res))
+	for k := range res.Metrics {
+		require.False(t, strings.Contains(k, "host_limited") || strings.Contains(k, "in_budget"), k)
+	}
+
+	// A verdict that is neither true nor false is refused, naming the input.
+	setHostLimited(t, dir, ok, "maybe")
+	_, err = runTBA(t, dir, `"zhang"`, "10", ok)
+	require.ErrorContains(t, err, ok)
+	require.ErrorContains(t, err, tbaHostLimitedKey)
+
+	// A configuration may not take a set's name.
+	_, err = runTBA(t, dir, `"zhang"`, "10", "in_budget")
+	require.ErrorContains(t, err, "in_budget")
 }
