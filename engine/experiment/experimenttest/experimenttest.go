@@ -30,3 +30,22 @@ func Run(t *testing.T, fn experiment.RunFunc, dir, rel, spec, inputRoot string, 
 	require.NoError(t, err)
 	return fn(context.Background(), &experiment.Env{Spec: s, Root: inputRoot, Mem: dataset.Allocator})
 }
+
+// CopyTestbed copies the trace, throughput, phases and steps files of the
+// named testbed configurations (datasets/testbed/<config>/) and the given
+// other files (paths relative to root) from the repository at root into
+// dst, keeping their relative paths.
+func CopyTestbed(t *testing.T, root, dst string, configs []string, files ...string) {
+	t.Helper()
+	for _, c := range configs {
+		for _, f := range []string{"trace", "throughput", "phases", "steps"} {
+			files = append(files, filepath.Join("datasets", "testbed", c, f+".arrow"))
+		}
+	}
+	for _, rel := range files {
+		b, err := os.ReadFile(filepath.Join(root, rel))
+		require.NoError(t, err)
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dst, rel)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dst, rel), b, 0o644))
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"pslab/engine/dataset"
 	"pslab/engine/experiment"
+	"pslab/engine/experiment/experimenttest"
 	"pslab/engine/predict"
 	"pslab/engine/sim"
 )
@@ -65,19 +66,7 @@ compression_cost = 1e-10
 func tbaRoot(t *testing.T, configs ...string) string {
 	t.Helper()
 	dst := t.TempDir()
-	copyFile := func(rel string) {
-		b, err := os.ReadFile(filepath.Join(root, rel))
-		require.NoError(t, err)
-		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dst, rel)), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(dst, rel), b, 0o644))
-	}
-	for _, c := range configs {
-		for _, f := range []string{"trace", "throughput", "phases", "steps"} {
-			copyFile(filepath.Join("datasets", "testbed", c, f+".arrow"))
-		}
-	}
-	copyFile("datasets/zoo/alexnet.arrow")
-	copyFile("datasets/zoo/resnet50.arrow")
+	experimenttest.CopyTestbed(t, root, dst, configs, "datasets/zoo/alexnet.arrow", "datasets/zoo/resnet50.arrow")
 	return dst
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"pslab/engine/dataset"
 	"pslab/engine/experiment"
+	"pslab/engine/experiment/experimenttest"
 	"pslab/engine/measured"
 )
 
@@ -61,18 +62,7 @@ alexnet = "zoo_alexnet"
 func runZhangTestbed(t *testing.T, sweep string, inputs ...string) (*experiment.Result, error) {
 	t.Helper()
 	dst := t.TempDir()
-	copyFile := func(rel string) {
-		b, err := os.ReadFile(filepath.Join(root, rel))
-		require.NoError(t, err)
-		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dst, rel)), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(dst, rel), b, 0o644))
-	}
-	for _, c := range []string{"alexnet-b512-bsp-100mbit", "alexnet-b512-bsp-1000mbit"} {
-		for _, f := range []string{"trace", "throughput", "phases", "steps"} {
-			copyFile(filepath.Join("datasets", "testbed", c, f+".arrow"))
-		}
-	}
-	copyFile("datasets/zoo/alexnet.arrow")
+	experimenttest.CopyTestbed(t, root, dst, []string{"alexnet-b512-bsp-100mbit", "alexnet-b512-bsp-1000mbit"}, "datasets/zoo/alexnet.arrow")
 	var sets strings.Builder
 	for _, in := range inputs {
 		sets.WriteString("[[params.dataset]]\ninput = \"" + in + "\"\ndnn = \"AlexNet\"\n")
