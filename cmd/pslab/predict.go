@@ -48,7 +48,7 @@ type predictInput struct {
 // predictThroughput predicts PS throughput from a profile or trace:
 //
 //	pslab predict [flags] <trace or profile files>
-func predictThroughput(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func predictThroughput(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	f := &predictFlags{command: "pslab predict " + strings.Join(args, " "), set: map[string]bool{}, stderr: stderr}
 	fs := flag.NewFlagSet("predict", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -88,6 +88,8 @@ func predictThroughput(ctx context.Context, args []string, stdout, stderr io.Wri
 	fs.StringVar(&f.out, "o", "", "write the output to this file instead of stdout")
 	fs.Float64Var(&f.maxEvents, "max-events", defaultMaxEvents, "refuse predictions whose simulator work exceeds this many events (estimated before running)")
 	f.shard.register(ctx, fs, args, stderr)
+	var prof cpuProfile
+	prof.register(fs)
 	var files []string
 	for rest := args; ; { // flags may come before or after the input files
 		if err := fs.Parse(rest); err != nil {
@@ -109,6 +111,10 @@ func predictThroughput(ctx context.Context, args []string, stdout, stderr io.Wri
 	if err := f.checkOutput(); err != nil {
 		return err
 	}
+	if err := prof.start(); err != nil {
+		return err
+	}
+	defer func() { err = prof.stop(err) }()
 	in, err := f.load(files)
 	if err != nil {
 		return err

@@ -87,7 +87,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // runExperiments is `pslab run` (write) and `pslab check`. Progress, one
 // line per finished experiment (k/N, elapsed), goes to stderr; the results,
 // grouped by paper, go to stdout.
-func runExperiments(ctx context.Context, args []string, write bool, stdout, stderr io.Writer) error {
+func runExperiments(ctx context.Context, args []string, write bool, stdout, stderr io.Writer) (err error) {
 	name := "check"
 	if write {
 		name = "run"
@@ -102,9 +102,15 @@ func runExperiments(ctx context.Context, args []string, write bool, stdout, stde
 		sh.register(fs, args)
 	}
 	recordTime := fs.Bool("record-time", false, "run: record each experiment's run time in figures/<paper>/<name>.run.json (use with -j 1)")
+	var prof cpuProfile
+	prof.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if err := prof.start(); err != nil {
+		return err
+	}
+	defer func() { err = prof.stop(err) }()
 	if err := sh.parse(name); err != nil {
 		return err
 	}
