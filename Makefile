@@ -2,7 +2,7 @@
 GO ?= go
 PSLAB := $(GO) run ./cmd/pslab
 
-.PHONY: figures report test bench datasets lint update-golden help fuzz
+.PHONY: figures report test bench datasets lint update-golden help fuzz pgo
 
 help:
 	@echo "make figures        run every experiment, write figures/<paper>/<name>.{svg,png,arrow}"
@@ -13,6 +13,7 @@ help:
 	@echo "make lint           gofmt and go vet"
 	@echo "make update-golden  rewrite regression values in golden/ (never paper or derived values)"
 	@echo "make slurm-test     (root) sharded run + predict sweep on a real one-node Slurm, merged, vs one run"
+	@echo "make pgo            re-collect cmd/pslab/default.pgo, the profile Go optimizes pslab with (make figures + two predict sweeps)"
 	@echo "make fuzz           run every parser fuzz target for FUZZTIME each (default 1m), one after another"
 
 figures:
@@ -24,8 +25,25 @@ report:
 test:
 	$(GO) test ./...
 
+# Benchmarks build with the profile pslab itself is built with (go build
+# and go run pick cmd/pslab/default.pgo up on their own; go test does not),
+# so they measure the code as it runs in pslab.
+PGO := $(CURDIR)/cmd/pslab/default.pgo
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) test -pgo=$(PGO) -run '^$$' -bench . -benchmem ./...
+
+# The PGO profile: CPU profiles of what users run most, `pslab run` (every
+# experiment, as make figures) and predict's 64-node × 8-GPU sweeps in ASP
+# and BSP, merged. Collected from a binary built without a profile.
+PGO_PREDICT := predict datasets/byo/kineto-hta-rank0.arrow -bandwidth 10Gbps -workers 1..64 -gpus-per-node 8 -steps 100 -max-events 4e8
+pgo:
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf $$tmp $(PGO).tmp' EXIT; \
+	$(GO) build -pgo=off -o $$tmp/pslab ./cmd/pslab; \
+	$$tmp/pslab run -cpuprofile $$tmp/run.pprof >/dev/null; \
+	$$tmp/pslab $(PGO_PREDICT) -sync asp -cpuprofile $$tmp/asp.pprof >/dev/null; \
+	$$tmp/pslab $(PGO_PREDICT) -sync bsp -cpuprofile $$tmp/bsp.pprof >/dev/null; \
+	$(GO) tool pprof -proto $$tmp/run.pprof $$tmp/asp.pprof $$tmp/bsp.pprof > $(PGO).tmp; \
+	mv $(PGO).tmp $(PGO); echo "wrote $(PGO)"
 
 datasets:
 	$(PSLAB) datasets
