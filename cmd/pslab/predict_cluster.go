@@ -28,7 +28,7 @@ func (k *clusterFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&k.phases, "mva-phases", "auto", "MVA's phases: ops (S^W = forward + backward, S^U and S^D = bytes / bandwidth, S^S = PS updates), tcpdump (icpe20's reading, as the experiments) or auto (ops for a profile, tcpdump for a recorded trace)")
 	fs.IntVar(&k.gpus, "gpus-per-node", 1, "profile only: GPUs G per worker node; each computes -batch examples, gradients are summed in the node, one push/pull per tensor; -workers counts nodes")
 	fs.StringVar(&k.intra, "intra-bandwidth", "", "intra-node GPU-to-GPU bandwidth with unit (default 400Gbps = 50 GB/s, NVLink/PCIe 4-like, assumed); (G−1)/G·bytes/bandwidth per tensor to reduce and to broadcast")
-	fs.BoolVar(&k.colocate, "colocate", false, "profile only: one PS shard on each worker node sharing its NIC (W PSs; modelled for every model as W PSs at bandwidth B·W/(2(W−1)), no network at W = 1)")
+	fs.BoolVar(&k.colocate, "colocate", false, "profile only: one PS shard on each worker node sharing its NIC (W PSs; the simulator shares each node's NIC between its worker and its shard, the coarse models see W PSs at bandwidth B·W/(2(W−1)), no network at W = 1)")
 	fs.StringVar(&k.calibrate, "calibrate", "", "profile only: W:THROUGHPUT, one measured point (nodes, examples/s of the cluster, e.g. 1:250): fit the device speed so the simulator reproduces it within 0.5%, and use it for every model")
 	fs.StringVar(&k.timeline, "timeline", "", "write the simulator's Chrome/Perfetto trace (.json) of one configuration (-timeline-workers, the first -bandwidth)")
 	fs.IntVar(&k.timelineWorkers, "timeline-workers", 2, "worker nodes W of the -timeline configuration")

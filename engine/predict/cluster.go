@@ -69,9 +69,15 @@ type Cluster struct {
 	// IntraBandwidth is the intra-node GPU-to-GPU bandwidth, bytes/s
 	// (0 → DefaultIntraBandwidth). Used when GPUsPerNode > 1.
 	IntraBandwidth float64
-	// Colocate puts one PS shard on each worker node, sharing its NIC
-	// (ColocatedBandwidth); Servers is then W. Profile only.
+	// Colocate puts one PS shard on each worker node, sharing its NIC;
+	// Servers is then W. The simulator shares each node's NIC between its
+	// worker and its shard (sim.Config.Colocated); the coarse models get
+	// the equivalent cluster of W PSs at ColocatedBandwidth. Profile only.
 	Colocate bool
+	// nicBandwidth is the node NIC bandwidth the simulator shares under
+	// Colocate, bytes/s; nodeTrace sets it, as Bandwidth then holds the
+	// coarse models' equivalent.
+	nicBandwidth float64
 }
 
 // PhaseReading is how FromTrace's phases feed MVA.
@@ -107,8 +113,12 @@ func (c Cluster) Synthesize(p *zoo.Profile) (*trace.Trace, error) {
 
 // simConfig is the simulator configuration of c for trace tr.
 func (c Cluster) simConfig() sim.Config {
-	return sim.Config{Steps: c.Steps, Warmup: c.Warmup, Bandwidth: c.Bandwidth, OverheadOn: c.OverheadOn,
+	cfg := sim.Config{Steps: c.Steps, Warmup: c.Warmup, Bandwidth: c.Bandwidth, OverheadOn: c.OverheadOn,
 		Link: c.Link, Batch: c.Batch, Seed: c.Seed, Sync: c.Sync}
+	if c.Colocate && c.nicBandwidth > 0 {
+		cfg.Colocated, cfg.Bandwidth = true, c.nicBandwidth
+	}
+	return cfg
 }
 
 // ParsePhaseReading parses "auto", "tcpdump" or "ops".

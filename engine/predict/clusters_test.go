@@ -3,6 +3,7 @@ package predict
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"sort"
 	"strings"
@@ -115,13 +116,14 @@ func TestClusterOptionsClosedForm(t *testing.T) {
 			step := 0.6 + zoo.DefaultUpdateTime*1e6 // compute, then the last update
 			require.InEpsilon(t, 32/step, x[0], 1e-6)
 		}},
-		{"colocated W nodes: W PS at B·W/(2(W−1))", func(t *testing.T) {
+		{"colocated W nodes: shared NICs in the simulator, W PS at B·W/(2(W−1)) for the others", func(t *testing.T) {
 			c := toyProfileCluster()
 			c.Colocate = true
 			p, err := RunProfile(twoLayers(), c, ws, []Model{Simulator, MVAExact})
 			require.NoError(t, err)
 			require.Equal(t, ws, p.Workers)
 			require.True(t, p.Colocated)
+			require.Contains(t, strings.Join(p.Notes, "\n"), "simulated as such (max-min fair flows")
 			require.Len(t, p.Curves[0].Throughput, 3)
 			require.InDelta(t, 1e7, ColocatedBandwidth(1e7, 2), 1e-6)
 			require.InDelta(t, 1e7*4/6, ColocatedBandwidth(1e7, 4), 1e-6)
@@ -209,8 +211,14 @@ func TestClusterOptionsClosedForm(t *testing.T) {
 // track overlap, though receive-thread overheads do overlap in time.
 func TestTimelineNoOverlapOnATrack(t *testing.T) {
 	t.Parallel()
+	for _, colocate := range []bool{false, true} {
+		t.Run(fmt.Sprintf("colocate=%v", colocate), func(t *testing.T) { timelineNoOverlap(t, colocate) })
+	}
+}
+
+func timelineNoOverlap(t *testing.T, colocate bool) {
 	c := toyProfileCluster()
-	c.Alpha, c.Beta, c.Steps = 1e-8, 0.5, 4 // overheads longer than a transfer overlap
+	c.Alpha, c.Beta, c.Steps, c.Colocate = 1e-8, 0.5, 4, colocate // overheads longer than a transfer overlap
 	var b bytes.Buffer
 	require.NoError(t, Timeline(&b, twoLayers(), nil, c, 3))
 	var tr chromeTrace

@@ -52,11 +52,13 @@
 //     the backward (reduce before the push) and to the forward (broadcast
 //     after the pull); the node pushes and pulls once. Default intra-node
 //     bandwidth 50 GB/s (DefaultIntraBandwidth, assumed).
-//   - Colocated PS (ColocatedBandwidth): W shards, one per node; each NIC
-//     carries 2(W−1)/W of the model per step and direction, modelled for
-//     every model as W PSs at B·W/(2(W−1)) (no network at W = 1). The
-//     simulator does not share one NIC between a worker and a shard; this
-//     is the equivalent, not a shared-link simulation.
+//   - Colocated PS: W shards, one per node. The simulator shares each
+//     node's NIC between its worker and its shard (sim.Config.Colocated:
+//     max-min fair flows through the sending and receiving NIC, a
+//     worker's transfers with its own shard free). The coarse models get
+//     the equivalent, W PSs at B·W/(2(W−1)) (ColocatedBandwidth: each NIC
+//     carries 2(W−1)/W of the model per step and direction; no network at
+//     W = 1), which assumes pulls and pushes overlap in time.
 //   - Calibration (Calibrate): the device speed, found by regula falsi
 //     (Illinois) on log speed, at which the simulator reproduces one
 //     measured (W, throughput) within 0.5%; only that point is used.

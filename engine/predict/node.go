@@ -90,9 +90,10 @@ func ColocatedBandwidth(bw float64, workers int) float64 {
 // and every model runs on it (Run, with zhang, and OpReading unless
 // c.Reading says otherwise). Throughput
 // is examples/s of the whole cluster; Prediction.Batch is the node batch.
-// With c.Colocate each W is synthesized apart with W PSs at
-// ColocatedBandwidth (the documented equivalent for every model; the
-// simulator does not share one NIC between a worker and a PS shard).
+// With c.Colocate each W is synthesized apart with W PS shards: the
+// simulator shares each node's NIC between its worker and its shard
+// (sim.Config.Colocated); the coarse models get the equivalent, W PSs at
+// ColocatedBandwidth.
 func RunProfile(p *zoo.Profile, c Cluster, workers []int, models []Model) (*Prediction, error) {
 	if err := checkWorkers(workers); err != nil {
 		return nil, err
@@ -125,7 +126,7 @@ func RunProfile(p *zoo.Profile, c Cluster, workers []int, models []Model) (*Pred
 		}
 	}
 	out.Workers, out.Bandwidth, out.Servers, out.Colocated, out.LinkBound = slices.Clone(workers), c.Bandwidth, 0, true, math.Inf(1)
-	out.Notes = append(out.Notes, "colocated: W PS shards, one per node, each NIC shared by its worker and its shard; modelled as W PSs at bandwidth B·W/(2(W−1)) (no network at W = 1)")
+	out.Notes = append(out.Notes, "colocated: W PS shards, one per node, each NIC shared by its worker and its shard: simulated as such (max-min fair flows, local transfers free); the coarse models get W PSs at bandwidth B·W/(2(W−1)) (no network at W = 1)")
 	return out, nil
 }
 
@@ -157,7 +158,7 @@ func (c Cluster) nodeTrace(p *zoo.Profile, workers int) (*trace.Trace, Cluster, 
 		nc.Reading = OpReading
 	}
 	if c.Colocate {
-		nc.Servers, nc.Bandwidth = workers, ColocatedBandwidth(c.Bandwidth, workers)
+		nc.Servers, nc.Bandwidth, nc.nicBandwidth = workers, ColocatedBandwidth(c.Bandwidth, workers), c.Bandwidth
 	}
 	tr, err := nc.Synthesize(node)
 	return tr, nc, node, err

@@ -32,6 +32,12 @@ func BenchmarkEventLoopProcessor(b *testing.B) {
 	benchLoop(b, inceptionLike(20, 0.1, 1, 1), Config{Workers: 4, Steps: 250, OverheadOn: Processor})
 }
 
+// BenchmarkEventLoopColocated: W = 4 nodes, each with a PS shard sharing
+// its NIC (Config.Colocated; max-min rates recomputed per instant).
+func BenchmarkEventLoopColocated(b *testing.B) {
+	benchLoop(b, inceptionLike(20, 0.1, 4, 1), Config{Workers: 4, Steps: 250, Colocated: true})
+}
+
 func benchLoop(b *testing.B, tr *trace.Trace, cfg Config) {
 	// allocations of a 10× shorter run: the difference is per-event cost
 	short := cfg

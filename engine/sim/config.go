@@ -184,6 +184,14 @@ type Config struct {
 	// Sync is ASP (the zero value, icpe20) or BSP (a barrier per step; see
 	// Sync).
 	Sync Sync
+	// Colocated places PS shard i on worker i's node, so the trace must
+	// have exactly Workers PSs: each node's NIC, Bandwidth per direction,
+	// carries both its worker's transfers with the other nodes' shards and
+	// its shard's transfers with the other workers, shared max-min fairly
+	// across the sending and the receiving NIC (see nicNet); a worker's
+	// transfers with its own shard take no time. False: every PS has a NIC
+	// of its own (icpe20).
+	Colocated bool
 	// SeriesWindow, if positive, is the length in seconds of the windows of
 	// Result.Series (throughput and downlink overlap over time, Fig. 16).
 	SeriesWindow float64
@@ -207,6 +215,7 @@ type params struct {
 	batch                  int
 	seed                   uint64
 	series                 float64
+	colocated              bool
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
@@ -218,7 +227,7 @@ func resolve(m *trace.Meta, c *Config) (params, error) {
 		workers: c.Workers, steps: c.Steps, warmup: c.Warmup,
 		bandwidth: c.Bandwidth, alpha: m.Alpha, beta: m.Beta, overheadOn: c.OverheadOn,
 		mode: c.Link.Mode, window: c.Link.Window, order: c.Link.Order,
-		batch: c.Batch, seed: c.Seed, series: c.SeriesWindow,
+		batch: c.Batch, seed: c.Seed, series: c.SeriesWindow, colocated: c.Colocated,
 	}
 	if p.steps == 0 {
 		p.steps = DefaultSteps

@@ -89,6 +89,15 @@
 // floor 1/m matters only for M ≥ 3. All NICs have equal speed, the
 // assumption under which §5 compares a PS share with a worker share.
 //
+// Colocated PS shards (Config.Colocated, not in icpe20): shard i runs on
+// worker i's node and both share that node's NIC. A transfer is then a
+// flow through the sender's outgoing and the receiver's incoming NIC
+// direction, and flows get max-min fair rates (progressive filling,
+// recomputed at each instant the set of flows changes), the fluid limit
+// of TCP through two bottlenecks; a worker's transfers with its own shard
+// take no time. nic_test.go checks the max-min property on random flow
+// sets and a step worked out by hand.
+//
 // # Overhead model (B.1.2, I-14, I-15)
 //
 // A transfer's recorded duration is discarded: its work is bytes/B at the

@@ -35,6 +35,12 @@ func (c *linkClass) refresh() {
 // at the old rate (lines 16–17 use the shares before the change).
 func (s *sim) updateRates() {
 	s.anyDirty = false
+	if s.net != nil {
+		if s.net.dirty {
+			s.net.recompute(s.now)
+		}
+		return
+	}
 	if s.singlePS {
 		for i := range s.classes {
 			c := &s.classes[i]

@@ -85,6 +85,7 @@ type sim struct {
 	window     int64
 	stepsPerWk int
 	bar        *barrier // BSP barrier (Config.Sync); nil for ASP
+	net        *nicNet  // shared node NICs (Config.Colocated); classes is then empty
 }
 
 func newSim(g *program, p *params, workers int) *sim {
@@ -119,6 +120,10 @@ func newSim(g *program, p *params, workers int) *sim {
 	}
 	s.fifo = make([]int32, fifoLen)
 	s.pq = make([]qent, pqLen)
+	if p.colocated {
+		s.net = newNICNet(workers*g.slots, workers, p.bandwidth)
+		s.classes = nil
+	}
 	return s
 }
 
@@ -148,6 +153,9 @@ func setup(g *program, p *params, cfg *Config) (*sim, error) {
 	}
 	if int64(cfg.Workers)*int64(max(g.nOps, g.slots)) >= math.MaxInt32 {
 		return nil, fmt.Errorf("sim: Config.Workers: %d workers × %d ops is too large", cfg.Workers, g.nOps)
+	}
+	if cfg.Colocated && g.servers != cfg.Workers {
+		return nil, fmt.Errorf("sim: Config.Colocated: %d workers but the trace has %d PSs; colocation puts one PS shard on each worker's node", cfg.Workers, g.servers)
 	}
 	s := newSim(g, p, cfg.Workers)
 	var err error
@@ -190,6 +198,11 @@ func (s *sim) loop() {
 				best, src = e, i
 			}
 		}
+		if s.net != nil {
+			if e, ok := s.net.top(); ok && (src == -2 || e.before(best)) {
+				best, src = e, -3
+			}
+		}
 		if src == -2 {
 			return
 		}
@@ -203,6 +216,13 @@ func (s *sim) loop() {
 				s.complete(slot)
 			}
 			s.compute.settle()
+			continue
+		}
+		if src == -3 { // a flow between colocated nodes
+			slot := s.net.h.pop().slot
+			s.net.remove(slot)
+			s.anyDirty = true
+			s.complete(slot)
 			continue
 		}
 		c := &s.classes[src]
@@ -228,11 +248,13 @@ func (s *sim) complete(slot int32) {
 		s.emitSpan(w, local, local, op, ss.chunk, ss.last, ss.start)
 	}
 	if ss.class >= 0 {
-		c := &s.classes[ss.class]
-		c.count--
-		c.wsum -= int64(w)
-		c.dirty, s.anyDirty = true, true
-		if c.dir == 0 {
+		if s.net == nil {
+			c := &s.classes[ss.class]
+			c.count--
+			c.wsum -= int64(w)
+			c.dirty, s.anyDirty = true, true
+		}
+		if ss.class%2 == 0 { // a downlink
 			ws := &s.workers[w]
 			if ws.dlBusy--; ws.dlBusy == 0 {
 				s.st.dlActive--
@@ -346,18 +368,41 @@ func (s *sim) startNext(slot int32) {
 		ss.last = false
 	}
 	s.remBytes[k] -= b
-	c := &s.classes[ss.class]
-	c.sync(s.now)
-	c.h.push(entry{key: c.v + float64(b)*s.invB, seq: seq, slot: slot})
-	c.count++
-	c.wsum += int64(w)
-	c.dirty, s.anyDirty = true, true
-	if c.dir == 0 {
+	if s.net != nil {
+		s.startFlow(slot, w, b, seq)
+	} else {
+		c := &s.classes[ss.class]
+		c.sync(s.now)
+		c.h.push(entry{key: c.v + float64(b)*s.invB, seq: seq, slot: slot})
+		c.count++
+		c.wsum += int64(w)
+		c.dirty, s.anyDirty = true, true
+	}
+	if ss.class%2 == 0 { // a downlink
 		ws := &s.workers[w]
 		if ws.dlBusy++; ws.dlBusy == 1 {
 			s.st.dlActive++
 		}
 	}
+}
+
+// startFlow starts the transfer of b bytes on link slot of worker w
+// between colocated nodes (Config.Colocated): a flow from the PS's node to
+// w's for a downlink, from w's to the PS's for an uplink; between w and its
+// own shard, no flow, and the chunk completes at once.
+func (s *sim) startFlow(slot int32, w int, b int64, seq uint64) {
+	class := s.slots[slot].class
+	server := class / 2
+	if int(server) == w {
+		s.compute.push(entry{key: s.now, seq: seq, slot: slot})
+		return
+	}
+	src, dst := 2*server, 2*int32(w)+1 // out(PS node) → in(worker node)
+	if class%2 == 1 {
+		src, dst = 2*int32(w), 2*server+1
+	}
+	s.net.start(slot, b, seq, src, dst)
+	s.anyDirty = true
 }
 
 func (s *sim) startStep(w int) {
