@@ -107,6 +107,25 @@ func (n *nicNet) recompute(now float64) {
 	}
 }
 
+// startFlow starts the transfer of b bytes on link slot of worker w
+// between colocated nodes (Config.Colocated): a flow from the PS's node to
+// w's for a downlink, from w's to the PS's for an uplink; between w and its
+// own shard, no flow, and the chunk completes at once.
+func (s *sim) startFlow(slot int32, w int, b int64, seq uint64) {
+	class := s.slots[slot].class
+	server := class / 2
+	if int(server) == w {
+		s.compute.push(entry{key: s.now, seq: seq, slot: slot})
+		return
+	}
+	src, dst := 2*server, 2*int32(w)+1 // out(PS node) → in(worker node)
+	if class%2 == 1 {
+		src, dst = 2*int32(w), 2*server+1
+	}
+	s.net.start(slot, b, seq, src, dst)
+	s.anyDirty = true
+}
+
 // maxMin computes max-min fair rates by progressive filling: repeatedly
 // the resource with the smallest fair share (capacity left over flows not
 // yet fixed) fixes its flows at that share, which is taken from their

@@ -308,39 +308,6 @@ func (s *sim) ready(w int, d int32) {
 	}
 }
 
-// startKicked starts the first chunk on every marked idle slot (line 29).
-func (s *sim) startKicked() {
-	for _, slot := range s.kick {
-		ss := &s.slots[slot]
-		ss.kicked = false
-		if !ss.busy && ss.qhead != ss.qtail {
-			s.startNext(slot)
-		}
-	}
-	s.kick = s.kick[:0]
-}
-
-func (s *sim) enqueue(ss *slotState, op int32) {
-	if ss.prioritized {
-		pushQ(s.pq[ss.qoff:], int(ss.qtail), qent{prio: s.g.prio[op], seq: ss.qseq, op: op})
-		ss.qseq++
-	} else {
-		s.fifo[ss.qoff+ss.qtail] = op
-	}
-	ss.qtail++
-}
-
-func (s *sim) dequeue(ss *slotState) int32 {
-	if ss.prioritized {
-		e := popQ(s.pq[ss.qoff:], int(ss.qtail))
-		ss.qtail--
-		return e.op
-	}
-	op := s.fifo[ss.qoff+ss.qhead]
-	ss.qhead++
-	return op
-}
-
 // startNext removes the next chunk from the slot's scheduler and starts it
 // (remove_chunk of Alg. 3.1; the HTTP/2 chunk rule of B.1.4).
 func (s *sim) startNext(slot int32) {
@@ -384,25 +351,6 @@ func (s *sim) startNext(slot int32) {
 			s.st.dlActive++
 		}
 	}
-}
-
-// startFlow starts the transfer of b bytes on link slot of worker w
-// between colocated nodes (Config.Colocated): a flow from the PS's node to
-// w's for a downlink, from w's to the PS's for an uplink; between w and its
-// own shard, no flow, and the chunk completes at once.
-func (s *sim) startFlow(slot int32, w int, b int64, seq uint64) {
-	class := s.slots[slot].class
-	server := class / 2
-	if int(server) == w {
-		s.compute.push(entry{key: s.now, seq: seq, slot: slot})
-		return
-	}
-	src, dst := 2*server, 2*int32(w)+1 // out(PS node) → in(worker node)
-	if class%2 == 1 {
-		src, dst = 2*int32(w), 2*server+1
-	}
-	s.net.start(slot, b, seq, src, dst)
-	s.anyDirty = true
 }
 
 func (s *sim) startStep(w int) {
