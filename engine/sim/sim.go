@@ -219,8 +219,7 @@ func (s *sim) loop() {
 			continue
 		}
 		if src == -3 { // a flow between colocated nodes
-			slot := s.net.h.pop().slot
-			s.net.remove(slot)
+			slot := s.net.pop()
 			s.anyDirty = true
 			s.complete(slot)
 			continue
