@@ -38,6 +38,8 @@ func upToDate(dir string, c Config) (bool, string) {
 		return false, "committed dataset has no accounting (pre-#19 dataset)"
 	case x["testbed.acct"] != AcctVersion:
 		return false, fmt.Sprintf("committed dataset has accounting version %s, this pslab %s", x["testbed.acct"], AcctVersion)
+	case x["testbed.network"] == NetworkNetnsTBF:
+		return false, "committed dataset was measured with one tbf FIFO per NIC direction, before pure ACKs went first"
 	case x["testbed.acct.host_limited"] != "false":
 		return false, "committed dataset is host_limited: " + x["testbed.acct.host_limited_cause"]
 	}

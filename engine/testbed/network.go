@@ -12,15 +12,28 @@ import (
 
 // Network modes recorded in dataset metadata ("network" key).
 const (
-	NetworkNetns    = "netns-veth-bridge-tbf"
+	// NetworkNetns shapes every emulated NIC direction with HTB, one MTU
+	// per packet, and sends pure TCP ACKs ahead of queued data (netns.Shape).
+	NetworkNetns = "netns-veth-bridge-htb-ackfirst-nogso"
+	// NetworkNetnsTBF is the mode of collections before ACKs went first:
+	// one tbf FIFO per NIC direction. A dataset of this mode is measured
+	// again by `pslab testbed run` (upToDate).
+	NetworkNetnsTBF = "netns-veth-bridge-tbf"
 	NetworkLoopback = "loopback-token-bucket"
 )
+
+// pureACKLengths are the IPv4 total lengths (B) of TCP segments without
+// payload: 20-byte IP header plus a 20-byte TCP header, or 32 with the
+// timestamp option Linux uses by default. Shape sends them ahead of
+// queued data. They carry no sequence space, so sending them first
+// reorders no connection's data.
+var pureACKLengths = []int{40, 52}
 
 // NamespacePrefix starts the name of every network namespace the testbed
 // creates; scripts/netns-clean.sh removes them all.
 const NamespacePrefix = "pslab-"
 
-// tbfLimit is the queue of each tbf qdisc (B). It must hold every byte
+// queueLimit is the FIFO of each class of an emulated NIC (B). It must hold every byte
 // the run's TCP flows can have in flight through one port, so that the
 // shaper delays and never drops: HTTP/2 flow control bounds each
 // connection's unacknowledged data to its connection window (at most
@@ -30,7 +43,7 @@ const NamespacePrefix = "pslab-"
 // (tc -s and /proc/net/snmp, 2026-11-25), a loss no cluster link with the
 // emulated buffers shows and whose recovery (200 ms RTO, not scaled by
 // device_speed) then dominated the step.
-const tbfLimit = 16 << 20
+const queueLimit = 16 << 20
 
 // psPort is the port parameter servers listen on inside namespaces.
 const psPort = 7070
@@ -67,9 +80,9 @@ func (l *loopback) Shape(_ context.Context, rate float64) error { l.rate = rate;
 func (l *loopback) Close() error                                { return nil }
 
 // netns is one network namespace per host, each with a veth pair into a
-// switch namespace holding a Linux bridge, and tc tbf on both ends of
-// every veth (egress of the host = its uplink, egress of the switch port =
-// its downlink). Addresses are 10.77.0.(h+1)/24, inside the namespaces only.
+// switch namespace holding a Linux bridge, and an HTB shaper (Shape) on
+// both ends of every veth (egress of the host = its uplink, egress of the
+// switch port = its downlink). Addresses are 10.77.0.(h+1)/24, inside the namespaces only.
 type netns struct {
 	sw    string
 	hosts []string
@@ -161,6 +174,10 @@ func newNetns(ctx context.Context, hosts int) (_ *netns, err error) {
 		for _, s := range [][]string{
 			{"ip", "-n", ns, "link", "set", "lo", "up"},
 			{"ip", "link", "add", "eth0", "netns", ns, "mtu", mtu, "type", "veth", "peer", "name", port, "netns", n.sw, "mtu", mtu},
+			// One MTU per packet through the shaper (no GSO aggregates), as tbf
+			// splits them and HTB does not (see Shape).
+			{"ip", "-n", ns, "link", "set", "eth0", "gso_max_segs", "1"},
+			{"ip", "-n", n.sw, "link", "set", port, "gso_max_segs", "1"},
 			{"ip", "-n", n.sw, "link", "set", port, "master", "br0"},
 			{"ip", "-n", n.sw, "link", "set", port, "up"},
 			{"ip", "-n", ns, "addr", "add", hostAddr(h) + "/24", "dev", "eth0"},
@@ -198,22 +215,67 @@ func (n *netns) Listen(h int) string { return fmt.Sprintf("%s:%d", hostAddr(h), 
 
 func (n *netns) ChildFlags() []string { return nil }
 
-// Shape puts tc tbf at rate on both ends of every veth. The burst is 1 ms
-// of traffic (at least two full frames of frameBytes): a transfer may run above the rate
-// for that much data after an idle period. Smaller bursts (0.1 and 0.3 ms
-// were measured) make tbf's timer-driven dequeue fall behind on a loaded
-// 2-core VM and cut the throughput of 7 workers by up to half. The queue
-// holds tbfLimit bytes.
+// Shape shapes both ends of every veth to rate (the host's egress and
+// its ingress) with an HTB tree: a class at rate for the link and under it
+// a class for pure ACKs (pureACKLengths), served first, and one for
+// everything else, each with a FIFO of queueLimit; the ACK class is
+// guaranteed 10% of the rate, both may borrow up to all of it, so the link
+// never exceeds rate. With one tbf FIFO per direction (collections before
+// 2026-11-25's change) the ACKs of one direction waited behind the other
+// direction's queued tensors (11–15 ms at W = 6, an RTT of 25 ms against
+// 5.5 ms at W = 1), which left the PS link idle and cut alexnet-b512-mux
+// to 63–72% of its link bound at W = 6–7. The 16 MiB queues stand for a
+// switch buffer of gigabytes at emulated scale, where a datacenter switch
+// has megabytes and no ACK waits that long. The veths send one MTU per
+// packet (gso_max_segs 1, newNetns): tbf cut GSO aggregates into segments,
+// HTB shapes them whole, and with them vgg16-mux at W = 6 fell from 1,519
+// (tbf) to 884–1,051 examples/s. Measured with both (2026-11-25, one
+// repetition; datasets/testbed/README.md, "Why AlexNet's throughput
+// falls"): alexnet-b512-mux 6,917 / 6,827 at W = 6 / 7 (tbf: 5,654 mean /
+// 5,172), vgg16-mux 1,651 / 1,625 (tbf: 1,519 / 1,184), no retransmission;
+// the PS's contention rose to 9–10% (tbf: 4–6%), as the stack handles
+// every 9 KB packet. The burst is 1 ms of traffic (at least two full
+// frames of frameBytes): a transfer may run above the rate for that much
+// data after an idle period. Smaller bursts (0.1 and 0.3 ms were measured
+// with tbf) make the shaper's timer-driven dequeue fall behind on a loaded
+// 2-core VM and cut the throughput of 7 workers by up to half.
 func (n *netns) Shape(ctx context.Context, rate float64) error {
-	bits := strconv.FormatInt(int64(rate*8), 10) + "bit"
-	burst := strconv.FormatInt(int64(max(2*frameBytes, rate*1e-3)), 10)
 	for h, ns := range n.hosts {
 		for _, dev := range [][2]string{{ns, "eth0"}, {n.sw, fmt.Sprintf("p%d", h)}} {
-			if err := run(ctx, "tc", "-n", dev[0], "qdisc", "replace", "dev", dev[1], "root", "tbf",
-				"rate", bits, "burst", burst, "limit", strconv.Itoa(tbfLimit)); err != nil {
+			_ = run(ctx, "tc", "-n", dev[0], "qdisc", "del", "dev", dev[1], "root") // an earlier Shape's, if any
+			if err := runBatch(ctx, dev[0], shapeCommands(dev[1], rate)); err != nil {
 				return err
 			}
 		}
+	}
+	return nil
+}
+
+// shapeCommands are the tc commands (tc -batch syntax) of Shape for device
+// dev: class 1:10 for pure ACKs (HTB priority 0), 1:20 for the rest.
+func shapeCommands(dev string, rate float64) []string {
+	bits := func(r float64) string { return strconv.FormatInt(int64(r*8), 10) + "bit" }
+	burst := strconv.FormatInt(int64(max(2*frameBytes, rate*1e-3)), 10)
+	cmds := []string{
+		fmt.Sprintf("qdisc add dev %s root handle 1: htb default 20", dev),
+		fmt.Sprintf("class add dev %s parent 1: classid 1:1 htb rate %s burst %s cburst %s", dev, bits(rate), burst, burst),
+		fmt.Sprintf("class add dev %s parent 1:1 classid 1:10 htb rate %s ceil %s burst %s cburst %s prio 0", dev, bits(rate/10), bits(rate), burst, burst),
+		fmt.Sprintf("class add dev %s parent 1:1 classid 1:20 htb rate %s ceil %s burst %s cburst %s prio 1", dev, bits(rate*9/10), bits(rate), burst, burst),
+		fmt.Sprintf("qdisc add dev %s parent 1:10 bfifo limit %d", dev, queueLimit),
+		fmt.Sprintf("qdisc add dev %s parent 1:20 bfifo limit %d", dev, queueLimit),
+	}
+	for _, l := range pureACKLengths {
+		cmds = append(cmds, fmt.Sprintf("filter add dev %s parent 1: protocol ip prio 1 u32 match ip protocol 6 0xff match u16 %d 0xffff at 2 flowid 1:10", dev, l))
+	}
+	return cmds
+}
+
+// runBatch runs the tc commands in namespace ns as one tc -batch.
+func runBatch(ctx context.Context, ns string, cmds []string) error {
+	c := exec.CommandContext(ctx, "tc", "-n", ns, "-batch", "-")
+	c.Stdin = strings.NewReader(strings.Join(cmds, "\n") + "\n")
+	if out, err := c.CombinedOutput(); err != nil {
+		return fmt.Errorf("tc -n %s -batch: %v: %s", ns, err, strings.TrimSpace(string(out)))
 	}
 	return nil
 }
