@@ -91,8 +91,9 @@ slurm-test:
 # `make testbed` measures every configuration of datasets/testbed/configs.toml
 # into datasets/testbed/<name>/ (about 35 min); `make testbed ONLY=<name>`
 # measures one. As root with iproute2 it builds network namespaces shaped by
-# tc tbf (removed on exit; leftovers: scripts/netns-clean.sh); otherwise it
-# falls back to loopback with token buckets.
+# tc htb (removed on exit; leftovers: scripts/netns-clean.sh); otherwise it
+# falls back to loopback with token buckets. The runs' timeline.json files
+# are not committed; `make testbed-timelines` writes them from trace.arrow.
 .PHONY: testbed
 testbed:
 	$(PSLAB) testbed run $(if $(ONLY),-only $(ONLY))
@@ -107,6 +108,10 @@ testbed-repeat:
 
 # Artifact accounting of every committed testbed dataset; fails if any breaks
 # the budget.
+.PHONY: testbed-timelines
+testbed-timelines:
+	$(PSLAB) testbed timeline $(patsubst %/trace.arrow,%,$(wildcard datasets/testbed/*/trace.arrow))
+
 .PHONY: testbed-verify
 testbed-verify:
 	$(PSLAB) testbed verify datasets/testbed

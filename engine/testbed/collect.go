@@ -38,6 +38,8 @@ func Main(ctx context.Context, args []string, self Launcher, stdout, stderr io.W
 		return verifyMain(args[1:], stdout, stderr)
 	case "repeat":
 		return repeatMain(ctx, args[1:], self, stdout, stderr)
+	case "timeline":
+		return timelineMain(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -47,9 +49,11 @@ func Main(ctx context.Context, args []string, self Launcher, stdout, stderr io.W
 }
 
 const usage = `usage:
-  pslab testbed run [-config datasets/testbed/configs.toml] [-only name,...] [-network auto|netns|loopback] [-steps-scale f] [-dry] [-strict] [-force]
+  pslab testbed run [-config datasets/testbed/configs.toml] [-only name,...] [-network auto|netns|loopback] [-steps-scale f] [-dry] [-strict] [-force] [-retry-limited]
         measure configurations and write datasets/testbed/<name>/*.arrow and timeline.json;
         skips configurations whose committed dataset has the same configuration hash
+  pslab testbed timeline dir...
+        write dir/timeline.json (not committed) from dir/trace.arrow
   pslab testbed repeat [-only a,b,c] [-n 3] [-workers 1,4]
         measure configurations n times, the last with a CPU hog; print the spread (writes nothing)
   pslab testbed verify [dir]
@@ -77,6 +81,7 @@ func collectMain(ctx context.Context, args []string, self Launcher, stdout, stde
 	dry := fs.Bool("dry", false, "print each configuration's predicted unscaled share, CI step count and time, run nothing; refuse step counts that cannot reach the CI")
 	strict := fs.Bool("strict", false, "refuse configurations predicted over budget before running, and write no host_limited dataset")
 	force := fs.Bool("force", false, "measure even configurations whose committed dataset has the same configuration hash")
+	retryLimited := fs.Bool("retry-limited", false, "measure again configurations whose committed dataset is host_limited")
 	nice := fs.Int("nice", defaultNice(), "scheduling priority of the PS and worker processes (negative needs root)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -132,7 +137,7 @@ func collectMain(ctx context.Context, args []string, self Launcher, stdout, stde
 	if !*force {
 		var todo []Config
 		for _, c := range cfgs {
-			if ok, why := upToDate(dirOf(c), c); ok {
+			if ok, why := upToDate(dirOf(c), c, *retryLimited); ok {
 				fmt.Fprintf(stdout, "skip %s: %s (-force measures it again)\n", c.Name, why)
 			} else {
 				todo = append(todo, c)

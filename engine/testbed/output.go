@@ -77,7 +77,7 @@ func (o *Outcome) provenance(h Host) dataset.Provenance {
 	computeScale := float64(p.Batch) / float64(p.Profile.Batch) / c.DeviceSpeed
 	prov := dataset.Provenance{
 		Origin:  dataset.Measured,
-		Source:  "pslab testbed configuration " + c.Name + " (datasets/testbed/configs.toml)",
+		Source:  configSource(c.Name),
 		Licence: "produced by pslab; same licence as the repository",
 		Command: h.Command,
 		Notes: fmt.Sprintf("Real parameter-server training emulator: %d PS and W workers as separate processes speaking gRPC over real TCP (%s); "+
@@ -216,6 +216,13 @@ func (o *Outcome) Tables(h Host) (map[string]*dataset.Table, error) {
 	}
 	out[AccountingFile] = acct
 	return out, nil
+}
+
+// configSource is the source of every dataset of configuration name, in
+// its provenance and in its trace's metadata alike (so that `pslab testbed
+// timeline` writes again, byte for byte, the timeline a run wrote).
+func configSource(name string) string {
+	return "pslab testbed configuration " + name + " (datasets/testbed/configs.toml)"
 }
 
 // orderOf is the order column: the order of the ordered transport, or

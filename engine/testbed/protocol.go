@@ -165,7 +165,7 @@ func (o *Outcome) fromProfile(r *WorkerResult) error {
 	o.Transfers, o.Overhead, o.Phases = r.Transfers, ov, ph
 	o.Window, o.ConnWindow, o.Clamped = r.Window, r.ConnWindow, r.Clamped
 	o.Trace = &trace.Trace{
-		Meta:  profileMeta("pslab testbed "+c.Name+" (measured)", o.Network, p, c, o.Window, ov),
+		Meta:  profileMeta(configSource(c.Name), o.Network, p, c, o.Window, ov),
 		Steps: r.Steps,
 	}
 	if err := o.Trace.Validate(); err != nil {

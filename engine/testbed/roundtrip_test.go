@@ -57,7 +57,7 @@ func TestRoundTripTestbedTimelineImportSimulate(t *testing.T) {
 	require.Len(t, imported.Steps, 20)
 	require.Equal(t, 20, rep.Steps)
 	// trace.arrow keeps the provenance's source; the timeline the trace's own
-	require.Equal(t, "pslab testbed rt (measured)", imported.Meta.Source)
+	require.Equal(t, configSource("rt"), imported.Meta.Source)
 	want, got := recorded.Meta, imported.Meta
 	want.Source, got.Source = "", ""
 	require.Equal(t, want, got)
