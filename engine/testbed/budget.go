@@ -25,9 +25,13 @@ func committedExtra(dir string) map[string]string {
 }
 
 // upToDate reports whether the committed dataset in dir was measured
-// from c (same Config.Hash) with accounting and within the budget, and
-// says so or why not.
-func upToDate(dir string, c Config) (bool, string) {
+// from c (same Config.Hash) with accounting of this version on the
+// current namespace network (NetworkNetns), and says so or why not. A
+// host_limited dataset is up to date unless retryLimited: on a host too
+// small for a configuration a new run is flagged again, and the
+// collection must be resumable there (`testbed run -retry-limited`
+// measures such datasets again, on a quieter or larger host).
+func upToDate(dir string, c Config, retryLimited bool) (bool, string) {
 	x := committedExtra(dir)
 	switch {
 	case x == nil:
@@ -38,10 +42,12 @@ func upToDate(dir string, c Config) (bool, string) {
 		return false, "committed dataset has no accounting (pre-#19 dataset)"
 	case x["testbed.acct"] != AcctVersion:
 		return false, fmt.Sprintf("committed dataset has accounting version %s, this pslab %s", x["testbed.acct"], AcctVersion)
-	case x["testbed.network"] == NetworkNetnsTBF:
-		return false, "committed dataset was measured with one tbf FIFO per NIC direction, before pure ACKs went first"
-	case x["testbed.acct.host_limited"] != "false":
+	case IsNetns(x["testbed.network"]) && x["testbed.network"] != NetworkNetns:
+		return false, fmt.Sprintf("committed dataset was measured on network %s, the testbed's is now %s", x["testbed.network"], NetworkNetns)
+	case retryLimited && x["testbed.acct.host_limited"] != "false":
 		return false, "committed dataset is host_limited: " + x["testbed.acct.host_limited_cause"]
+	case x["testbed.acct.host_limited"] != "false":
+		return true, fmt.Sprintf("committed dataset has the same configuration hash %s (host_limited: %s)", c.Hash(), x["testbed.acct.host_limited_cause"])
 	}
 	return true, fmt.Sprintf("committed dataset has the same configuration hash %s", c.Hash())
 }

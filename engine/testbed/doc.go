@@ -148,8 +148,8 @@
 // per host (pslab-<pid>-h<i>, address 10.77.0.<i+1>/24, inside the
 // namespace only) with a veth pair (MTU 9001) into a switch namespace
 // holding a Linux bridge, and shapes both ends of every veth with an HTB
-// tree at B (the host's egress and its ingress; no netem), one MTU per
-// packet (no GSO aggregates), pure TCP ACKs ahead of queued data (they
+// tree at B (the host's egress and its ingress; no netem), GSO aggregates
+// of at most two MTUs (gsoMaxSegs), pure TCP ACKs ahead of queued data (they
 // would otherwise wait behind the other direction's tensors, which left
 // the PS link idle; network.go, Shape);
 // burst 1 ms of traffic (smaller bursts starve the shaper's timer on a
@@ -157,9 +157,10 @@
 // flow control lets the run's connections have in flight, so that the
 // shaper never drops (each run records the TCP segments its hosts
 // retransmitted, and more than MaxRetrans of them makes it host_limited).
-// Recorded as network = netns-veth-bridge-htb-ackfirst-nogso; collections
-// before it used one tbf FIFO per direction (netns-veth-bridge-tbf), and
-// `pslab testbed run` measures those again. Everything is removed on
+// Recorded as network = netns-veth-bridge-htb-ackfirst-gso2; earlier
+// collections used one MTU per packet (…-nogso, datasets/testbed-next) or
+// one tbf FIFO per direction (netns-veth-bridge-tbf), and `pslab testbed
+// run` measures a dataset of any earlier namespace network again. Everything is removed on
 // success, error, SIGINT and SIGTERM; a run refuses to start while
 // namespaces named pslab-* exist and says to run scripts/netns-clean.sh.
 // Children get SIGKILL if the coordinator dies (Pdeathsig) and run at nice

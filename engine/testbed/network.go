@@ -12,15 +12,43 @@ import (
 
 // Network modes recorded in dataset metadata ("network" key).
 const (
-	// NetworkNetns shapes every emulated NIC direction with HTB, one MTU
-	// per packet, and sends pure TCP ACKs ahead of queued data (netns.Shape).
-	NetworkNetns = "netns-veth-bridge-htb-ackfirst-nogso"
+	// NetworkNetns shapes every emulated NIC direction with HTB, GSO
+	// aggregates of at most gsoMaxSegs MTUs, and sends pure TCP ACKs ahead
+	// of queued data (netns.Shape).
+	NetworkNetns = "netns-veth-bridge-htb-ackfirst-gso2"
+	// NetworkNetnsNoGSO is the mode of datasets/testbed-next: as
+	// NetworkNetns with one MTU per packet (gso_max_segs 1).
+	NetworkNetnsNoGSO = "netns-veth-bridge-htb-ackfirst-nogso"
 	// NetworkNetnsTBF is the mode of collections before ACKs went first:
-	// one tbf FIFO per NIC direction. A dataset of this mode is measured
-	// again by `pslab testbed run` (upToDate).
+	// one tbf FIFO per NIC direction.
 	NetworkNetnsTBF = "netns-veth-bridge-tbf"
 	NetworkLoopback = "loopback-token-bucket"
 )
+
+// IsNetns reports whether a dataset's network mode is one of the
+// namespace networks (NetworkNetns or an earlier one). `pslab testbed
+// run` measures a dataset of an earlier namespace network again
+// (upToDate).
+func IsNetns(mode string) bool { return strings.HasPrefix(mode, "netns-") }
+
+// gsoMaxSegs is the largest GSO aggregate the veths hand to the shaper,
+// in MTUs. HTB shapes an aggregate whole, so large ones (the default, up
+// to 7 MTUs of 9001 B) make the link bursty; one MTU per packet makes the
+// stack handle every 9 KB packet and raised the processes' CPU contention.
+// Probed at W = 6, one repetition each, quiet 2-core VM (stop-23 session,
+// 2026-11-26; its runs were not kept), examples/s with the PS's
+// contention in parentheses:
+//
+//	gso_max_segs   vgg16-mux       alexnet-b512-mux   resnet18-ordered-tic
+//	1              1,630 (15.5%)   7,241              16,812 (40.6%)
+//	2              1,673 (5.9%)    7,564              17,050 (22.8%)
+//	4                908 (3.1%)    7,103              16,797 (18.9%)
+//	7 (default)      886 (5.4%)    6,294              16,833 (24.0%)
+//
+// Two MTUs keep the throughput of one MTU per packet at a third to a half
+// of its contention; datasets/testbed/README.md compares the whole
+// collection with the one-MTU one (datasets/testbed-next).
+const gsoMaxSegs = 2
 
 // pureACKLengths are the IPv4 total lengths (B) of TCP segments without
 // payload: 20-byte IP header plus a 20-byte TCP header, or 32 with the
@@ -174,10 +202,10 @@ func newNetns(ctx context.Context, hosts int) (_ *netns, err error) {
 		for _, s := range [][]string{
 			{"ip", "-n", ns, "link", "set", "lo", "up"},
 			{"ip", "link", "add", "eth0", "netns", ns, "mtu", mtu, "type", "veth", "peer", "name", port, "netns", n.sw, "mtu", mtu},
-			// One MTU per packet through the shaper (no GSO aggregates), as tbf
+			// Small GSO aggregates through the shaper (gsoMaxSegs), as tbf
 			// splits them and HTB does not (see Shape).
-			{"ip", "-n", ns, "link", "set", "eth0", "gso_max_segs", "1"},
-			{"ip", "-n", n.sw, "link", "set", port, "gso_max_segs", "1"},
+			{"ip", "-n", ns, "link", "set", "eth0", "gso_max_segs", strconv.Itoa(gsoMaxSegs)},
+			{"ip", "-n", n.sw, "link", "set", port, "gso_max_segs", strconv.Itoa(gsoMaxSegs)},
 			{"ip", "-n", n.sw, "link", "set", port, "master", "br0"},
 			{"ip", "-n", n.sw, "link", "set", port, "up"},
 			{"ip", "-n", ns, "addr", "add", hostAddr(h) + "/24", "dev", "eth0"},
@@ -226,9 +254,9 @@ func (n *netns) ChildFlags() []string { return nil }
 // 5.5 ms at W = 1), which left the PS link idle and cut alexnet-b512-mux
 // to 63–72% of its link bound at W = 6–7. The 16 MiB queues stand for a
 // switch buffer of gigabytes at emulated scale, where a datacenter switch
-// has megabytes and no ACK waits that long. The veths send one MTU per
-// packet (gso_max_segs 1, newNetns): tbf cut GSO aggregates into segments,
-// HTB shapes them whole, and with them vgg16-mux at W = 6 fell from 1,519
+// has megabytes and no ACK waits that long. The veths send GSO aggregates
+// of at most gsoMaxSegs MTUs (newNetns): tbf cut GSO aggregates into
+// segments, HTB shapes them whole, and with them vgg16-mux at W = 6 fell from 1,519
 // (tbf) to 884–1,051 examples/s. Measured with both (2026-11-25, one
 // repetition; datasets/testbed/README.md, "Why AlexNet's throughput
 // falls"): alexnet-b512-mux 6,917 / 6,827 at W = 6 / 7 (tbf: 5,654 mean /
