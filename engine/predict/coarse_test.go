@@ -91,11 +91,12 @@ func TestCoarseFromTraceErrors(t *testing.T) {
 		tr   *trace.Trace
 		want string
 	}{
-		"bandwidth":    {&trace.Trace{Meta: trace.Meta{}, Steps: []trace.Step{handStep()}}, "bandwidth 0"},
-		"no steps":     {&trace.Trace{Meta: trace.Meta{Bandwidth: 100}}, "no steps"},
-		"overlap":      {&trace.Trace{Meta: trace.Meta{Bandwidth: 100, Alpha: 1e-3, Beta: 0.1}, Steps: []trace.Step{bad}}, "tcpdump phases overlap"},
-		"no uplink":    {&trace.Trace{Meta: trace.Meta{Bandwidth: 100}, Steps: []trace.Step{{Ops: []trace.Op{op("d", trace.Downlink, 0, 1, 100)}}}}, "no downlink or no uplink"},
-		"U1 above one": {twoPSOverlap(), "U_1 = 2 > 1"},
+		"bandwidth":     {&trace.Trace{Meta: trace.Meta{}, Steps: []trace.Step{handStep()}}, "bandwidth 0"},
+		"no steps":      {&trace.Trace{Meta: trace.Meta{Bandwidth: 100}}, "no steps"},
+		"overlap":       {&trace.Trace{Meta: trace.Meta{Bandwidth: 100, Alpha: 1e-3, Beta: 0.1}, Steps: []trace.Step{bad}}, "tcpdump phases overlap"},
+		"no uplink":     {&trace.Trace{Meta: trace.Meta{Bandwidth: 100}, Steps: []trace.Step{{Ops: []trace.Op{op("d", trace.Downlink, 0, 1, 100)}}}}, "no downlink or no uplink"},
+		"U1 above one":  {twoPSOverlap(), "U_1 = 2 > 1.05"},
+		"U1 over slack": {burstStep(120), "U_1 = 1.1 > 1.05"},
 	} {
 		_, err := FromTrace(tc.tr)
 		require.ErrorContains(t, err, tc.want, name)
@@ -111,6 +112,32 @@ func twoPSOverlap() *trace.Trace {
 	}}
 	s.Ops[1].Resource.PS, s.Ops[4].Resource.PS = 1, 1
 	return &trace.Trace{Meta: trace.Meta{Bandwidth: 100, Servers: 2}, Steps: []trace.Step{s}}
+}
+
+// burstStep moves 100 B down in 1 s and up B up in the next 1 s at
+// 100 B/s: U_1 = (100 + up)/200.
+func burstStep(up int64) *trace.Trace {
+	s := trace.Step{Ops: []trace.Op{
+		op("d", trace.Downlink, 0, 1, 100),
+		op("w", trace.Worker, 1, 1, 0, 0),
+		op("u", trace.Uplink, 1, 2, up, 1),
+	}}
+	return &trace.Trace{Meta: trace.Meta{Bandwidth: 100, Servers: 1}, Steps: []trace.Step{s}}
+}
+
+// A shaper's burst lets a saturated 1-worker step run slightly faster
+// than bytes/B; within U1Slack that reads as U_1 = 1.
+func TestCoarseU1BurstSlack(t *testing.T) {
+	t.Parallel()
+	c, err := FromTrace(burstStep(102)) // U_1 = 1.01
+	require.NoError(t, err)
+	require.Equal(t, 1.0, c.U1)
+	c, err = FromTrace(burstStep(100))
+	require.NoError(t, err)
+	require.Equal(t, 1.0, c.U1)
+	c, err = FromTrace(burstStep(60))
+	require.NoError(t, err)
+	require.InDelta(t, 0.8, c.U1, 1e-12)
 }
 
 func TestKnee(t *testing.T) {
