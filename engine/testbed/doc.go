@@ -209,9 +209,9 @@
 // (TestRoundTripTestbedTimelineImportSimulate: a loopback run's
 // timeline.json imports equal to its trace.arrow, to the ns, and the
 // simulator replays it at W = 1 and 2 within 50% of the measured 1-worker
-// throughput; a smoke check, not an accuracy claim). The datasets
-// committed before timeline.json was added lack it; a new run of a
-// configuration writes it. A dead worker (or PS) kills the run, the error
+// throughput; a smoke check, not an accuracy claim). timeline.json is
+// not committed: it derives from trace.arrow byte for byte, and `pslab
+// testbed timeline dir...` writes it again. A dead worker (or PS) kills the run, the error
 // names it with the end of its stderr, and nothing is written.
 //
 // # Measuring your own cluster
