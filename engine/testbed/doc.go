@@ -160,7 +160,8 @@
 // Recorded as network = netns-veth-bridge-htb-ackfirst-gso2; earlier
 // collections used one MTU per packet (…-nogso, datasets/testbed-next) or
 // one tbf FIFO per direction (netns-veth-bridge-tbf), and `pslab testbed
-// run` measures a dataset of any earlier namespace network again. Everything is removed on
+// run` measures a dataset of any earlier namespace network again.
+// Everything is removed on
 // success, error, SIGINT and SIGTERM; a run refuses to start while
 // namespaces named pslab-* exist and says to run scripts/netns-clean.sh.
 // Children get SIGKILL if the coordinator dies (Pdeathsig) and run at nice
@@ -211,7 +212,8 @@
 // simulator replays it at W = 1 and 2 within 50% of the measured 1-worker
 // throughput; a smoke check, not an accuracy claim). timeline.json is
 // not committed: it derives from trace.arrow byte for byte, and `pslab
-// testbed timeline dir...` writes it again. A dead worker (or PS) kills the run, the error
+// testbed timeline dir...` writes it again. A dead worker (or PS) kills
+// the run, the error
 // names it with the end of its stderr, and nothing is written.
 //
 // # Measuring your own cluster

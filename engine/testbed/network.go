@@ -35,9 +35,9 @@ func IsNetns(mode string) bool { return strings.HasPrefix(mode, "netns-") }
 // in MTUs. HTB shapes an aggregate whole, so large ones (the default, up
 // to 7 MTUs of 9001 B) make the link bursty; one MTU per packet makes the
 // stack handle every 9 KB packet and raised the processes' CPU contention.
-// Probed at W = 6, one repetition each, quiet 2-core VM (stop-23 session,
-// 2026-11-26; its runs were not kept), examples/s with the PS's
-// contention in parentheses:
+// Probed at W = 6, one repetition each, quiet 2-core VM (2026-11-26; the
+// probe runs were not kept), examples/s with the PS's contention in
+// parentheses:
 //
 //	gso_max_segs   vgg16-mux       alexnet-b512-mux   resnet18-ordered-tic
 //	1              1,630 (15.5%)   7,241              16,812 (40.6%)
@@ -45,9 +45,11 @@ func IsNetns(mode string) bool { return strings.HasPrefix(mode, "netns-") }
 //	4                908 (3.1%)    7,103              16,797 (18.9%)
 //	7 (default)      886 (5.4%)    6,294              16,833 (24.0%)
 //
-// Two MTUs keep the throughput of one MTU per packet at a third to a half
-// of its contention; datasets/testbed/README.md compares the whole
-// collection with the one-MTU one (datasets/testbed-next).
+// In the probe, two MTUs kept the throughput of one MTU per packet at
+// 38–56% of its contention. Over whole collections (datasets/testbed, two
+// MTUs, against datasets/testbed-next, one) the throughput is equal or
+// higher and the contention mixed: vgg16-mux at W = 6 11.0% against 17.8%,
+// resnet18-ordered-tic 26.9% against 23.5% (datasets/testbed/README.md).
 const gsoMaxSegs = 2
 
 // pureACKLengths are the IPv4 total lengths (B) of TCP segments without
