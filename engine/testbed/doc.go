@@ -213,8 +213,8 @@
 // throughput; a smoke check, not an accuracy claim). timeline.json is
 // not committed: it derives from trace.arrow byte for byte, and `pslab
 // testbed timeline dir...` writes it again. A dead worker (or PS) kills
-// the run, the error
-// names it with the end of its stderr, and nothing is written.
+// the run, the error names it with the end of its stderr, and nothing is
+// written.
 //
 // # Measuring your own cluster
 //
