@@ -65,7 +65,7 @@ func MessagesPerStep(p *Plan) int { return 2 * p.NT() }
 // rate, once per direction (s). It mirrors netns.Shape and NewShaper.
 func BurstTime(mode string, rate float64) float64 {
 	burst := max(16*1024, rate*1e-3) // loopback token bucket (NewShaper)
-	if IsNetns(mode) {
+	if isNetns(mode) {
 		burst = max(2*frameBytes, rate*1e-3) // tc htb or tbf (netns.Shape)
 	}
 	return 2 * burst / rate

@@ -42,7 +42,7 @@ func upToDate(dir string, c Config, retryLimited bool) (bool, string) {
 		return false, "committed dataset has no accounting (pre-#19 dataset)"
 	case x["testbed.acct"] != AcctVersion:
 		return false, fmt.Sprintf("committed dataset has accounting version %s, this pslab %s", x["testbed.acct"], AcctVersion)
-	case IsNetns(x["testbed.network"]) && x["testbed.network"] != NetworkNetns:
+	case isNetns(x["testbed.network"]) && x["testbed.network"] != NetworkNetns:
 		return false, fmt.Sprintf("committed dataset was measured on network %s, the testbed's is now %s", x["testbed.network"], NetworkNetns)
 	case retryLimited && x["testbed.acct.host_limited"] != "false":
 		return false, "committed dataset is host_limited: " + x["testbed.acct.host_limited_cause"]

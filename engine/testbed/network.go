@@ -25,11 +25,11 @@ const (
 	NetworkLoopback = "loopback-token-bucket"
 )
 
-// IsNetns reports whether a dataset's network mode is one of the
+// isNetns reports whether a dataset's network mode is one of the
 // namespace networks (NetworkNetns or an earlier one). `pslab testbed
 // run` measures a dataset of an earlier namespace network again
 // (upToDate).
-func IsNetns(mode string) bool { return strings.HasPrefix(mode, "netns-") }
+func isNetns(mode string) bool { return strings.HasPrefix(mode, "netns-") }
 
 // gsoMaxSegs is the largest GSO aggregate the veths hand to the shaper,
 // in MTUs. HTB shapes an aggregate whole, so large ones (the default, up
