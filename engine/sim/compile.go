@@ -22,6 +22,9 @@ type Program struct {
 	servers int       // PSs: Meta.Servers or 1 + the largest PS index, at least 1
 	dur     []float64 // [step·n₀+op] recorded seconds of computation ops, 0 for links
 	bytes   []int64   // [step·n₀+op] bytes of communication ops, 0 for computation
+	// meanStep is the mean recorded step time in seconds: the mean over
+	// profiled steps of the latest op end (Staggered start offsets).
+	meanStep float64
 
 	ticOnce sync.Once
 	tic     []int32 // TICPriority of first
@@ -81,14 +84,17 @@ func Compile(tr *trace.Trace) (*Program, error) {
 	pr.dur = make([]float64, pr.nSteps*n0)
 	pr.bytes = make([]int64, pr.nSteps*n0)
 	for s := range tr.Steps {
+		var end int64
 		for i := range tr.Steps[s].Ops {
 			op := &tr.Steps[s].Ops[i]
+			end = max(end, op.End)
 			if op.IsComm() {
 				pr.bytes[s*n0+i] = op.Bytes
 			} else {
 				pr.dur[s*n0+i] = float64(op.Duration()) * 1e-9
 			}
 		}
+		pr.meanStep += float64(end) * 1e-9 / float64(pr.nSteps)
 	}
 	return pr, nil
 }

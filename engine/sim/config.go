@@ -192,6 +192,13 @@ type Config struct {
 	// transfers with its own shard take no time. False: every PS has a NIC
 	// of its own (icpe20).
 	Colocated bool
+	// Start selects when each worker starts its first step; the zero value
+	// is Together (all at time 0, icpe20 Fig. 15(a)). See Start.
+	Start Start
+	// StartOffsets, if non-nil, gives each worker's first-step start time
+	// in seconds (len Workers, finite, ≥ 0) and overrides Start: tests use
+	// it to perturb one worker by 1 ns.
+	StartOffsets []float64
 	// SeriesWindow, if positive, is the length in seconds of the windows of
 	// Result.Series (throughput and downlink overlap over time, Fig. 16).
 	SeriesWindow float64
@@ -216,6 +223,7 @@ type params struct {
 	seed                   uint64
 	series                 float64
 	colocated              bool
+	start                  Start
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
@@ -228,6 +236,10 @@ func resolve(m *trace.Meta, c *Config) (params, error) {
 		bandwidth: c.Bandwidth, alpha: m.Alpha, beta: m.Beta, overheadOn: c.OverheadOn,
 		mode: c.Link.Mode, window: c.Link.Window, order: c.Link.Order,
 		batch: c.Batch, seed: c.Seed, series: c.SeriesWindow, colocated: c.Colocated,
+		start: c.Start,
+	}
+	if p.start > Staggered {
+		return p, fmt.Errorf("sim: Config.Start: unknown %s", p.start)
 	}
 	if p.steps == 0 {
 		p.steps = DefaultSteps

@@ -63,6 +63,7 @@ type program struct {
 	nSteps               int
 	work                 []float64 // [step·nOps+op] compute seconds
 	bytes                []int64   // [step·nOps+op] link bytes
+	meanStep             float64   // mean recorded step time, seconds
 }
 
 // layout builds the program structure of pr for one overhead structure:
@@ -91,6 +92,7 @@ func (pr *Program) layout(withOH bool, on OverheadPlacement) *program {
 		nOps: n, servers: pr.servers, slots: 1 + 3*pr.servers,
 		names: make([]string, n), origin: make([]int32, n), overhead: make([]bool, n), delay: make([]bool, n),
 		slot: make([]int32, n), indeg: make([]int32, n), nSteps: pr.nSteps,
+		meanStep: pr.meanStep,
 	}
 	// deps per program op
 	depsOf := make([][]int32, n)

@@ -43,6 +43,11 @@ type Result struct {
 	// WarmupDownlinkOverlap is the same ratio before the window starts
 	// (0 with NoWarmup).
 	WarmupDownlinkOverlap float64
+	// Output is the steady-state analysis of the run: the MSER-5
+	// transient, the throughput after it and its 95% batch-means interval
+	// (see Output and doc.go). Throughput above is the paper's fixed
+	// window; Output.Throughput is the data-driven one.
+	Output Output
 	// Series holds consecutive windows of Config.SeriesWindow seconds from
 	// time 0 up to the last full window before WindowEnd (nil when
 	// SeriesWindow is 0). It covers the warm-up too (Fig. 16).
@@ -115,12 +120,18 @@ type collector struct {
 	windows        []Window
 	workers        int
 	stepsPerWorker int
+	groups         []float64 // durations of MSERBatch consecutive completions (analysis.go)
+	batchMeans     []float64 // scratch of analyse, allocated once
+	gCount         int
+	gStart         float64
 }
 
 func newCollector(p *params, workers int) collector {
 	c := collector{
 		batch: float64(p.batch), warmup: p.warmup, series: p.series,
 		perWorker: make([]welford, workers), workers: workers, stepsPerWorker: p.steps,
+		groups:     make([]float64, 0, workers*p.steps/MSERBatch+1),
+		batchMeans: make([]float64, Batches),
 	}
 	if c.warmup == 0 {
 		c.started = true
@@ -188,6 +199,10 @@ func (c *collector) completion(w int, now, stepTime float64, lastOfWorker bool) 
 		return
 	}
 	c.bSteps++
+	if c.gCount++; c.gCount == MSERBatch {
+		c.groups = append(c.groups, now-c.gStart)
+		c.gStart, c.gCount = now, 0
+	}
 	switch {
 	case !c.started:
 		if c.completions == c.warmup {
@@ -213,7 +228,7 @@ func (c *collector) result(events int64, now float64) (Result, error) {
 		Workers: c.workers, WindowStart: c.wStart, WindowEnd: c.wEnd,
 		WindowSteps: c.inWindow, Steps: c.completions, Events: events, Duration: now,
 		StepTime: c.all.final(), WorkerStepTime: make([]StepStats, c.workers),
-		Series: c.windows,
+		Series: c.windows, Output: analyse(c.groups, c.batch, c.batchMeans),
 	}
 	length := c.wEnd - c.wStart
 	r.StepRate = float64(c.inWindow) / length

@@ -98,7 +98,7 @@ func newSim(g *program, p *params, workers int) *sim {
 		st: newCollector(p, workers), singlePS: g.servers == 1,
 		multiplex: p.mode == Multiplex, window: p.window, stepsPerWk: p.steps,
 	}
-	s.compute.a = make([]entry, 0, workers*(g.slots+g.nDelay))
+	s.compute.a = make([]entry, 0, workers*(g.slots+g.nDelay+1))
 	s.kick = make([]int32, 0, workers*g.slots)
 	for i := range s.classes {
 		s.classes[i] = linkClass{h: minHeap{a: make([]entry, 0, workers)}, next: math.Inf(1), dir: i % 2, server: i / 2}
@@ -170,8 +170,17 @@ func setup(g *program, p *params, cfg *Config) (*sim, error) {
 	if s.emit && g.nDelay > 0 {
 		s.delayStart = make([]float64, cfg.Workers*g.nOps)
 	}
+	off, err := s.startOffsets(cfg)
+	if err != nil {
+		return nil, err
+	}
 	for w := range s.W {
-		s.startStep(w)
+		if off == nil || off[w] == 0 {
+			s.startStep(w)
+			continue
+		}
+		s.compute.push(entry{key: off[w], seq: s.seq, slot: s.startEvent(w)})
+		s.seq++
 	}
 	return s, nil
 }
@@ -210,8 +219,12 @@ func (s *sim) loop() {
 		s.st.advance(now)
 		s.now = now
 		if src == -1 {
-			if slot := s.compute.take().slot; slot < 0 { // a receive-thread delay
-				s.completeDelay(int(-slot - 1))
+			if slot := s.compute.take().slot; slot < 0 {
+				if k := int(-slot - 1); k < s.W*s.n { // a receive-thread delay
+					s.completeDelay(k)
+				} else { // a Staggered first step
+					s.startStep(k - s.W*s.n)
+				}
 			} else {
 				s.complete(slot)
 			}

@@ -1,0 +1,149 @@
+package sim
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Steady-state output analysis of one run (see doc.go, "Output
+// analysis"). The observations are the times between consecutive step
+// completions counted over all workers, x₁, x₂, …, from time 0 to the end
+// of the measurement window; their mean is 1/StepRate.
+
+// MSERBatch is the batch size of MSER-5: observations are averaged in
+// groups of five before the truncation rule is applied (White, Cobb,
+// Spratt, "A comparison of five steady-state truncation heuristics",
+// WSC 2000).
+const MSERBatch = 5
+
+// Batches is the number of batches of the batch-means confidence interval
+// (Law & Kelton, Simulation Modeling and Analysis, §9.5.3: 10 to 30).
+const Batches = 20
+
+// Output is the steady-state analysis of one run.
+type Output struct {
+	// Transient is the number of step completions, counted over all
+	// workers from time 0, that MSER-5 deletes as the warm-up.
+	Transient int
+	// TransientOK is false when MSER-5's truncation point lies in the
+	// second half of the run: the run is too short to show a steady state,
+	// and Transient is then clipped to half of it.
+	TransientOK bool
+	// Throughput is examples/s after the transient: Batch × completions /
+	// time, over the completions after Transient up to the window end.
+	Throughput float64
+	// Lo and Hi bound the 95% confidence interval of Throughput by batch
+	// means (Batches batches of consecutive completions after the
+	// transient), examples/s. With fewer than Batches·MSERBatch
+	// completions after the transient there is no interval: Lo = 0 and
+	// Hi = +Inf. Hi is also +Inf when the interval of the mean time
+	// between completions reaches 0.
+	Lo, Hi float64
+	// HalfWidth is the relative half-width of the interval of the mean
+	// time between completions (≈ (Hi − Lo)/(2·Throughput)); +Inf when
+	// there is no interval.
+	HalfWidth float64
+	// Lag1 is the lag-1 autocorrelation of the batch means; the batches
+	// count as uncorrelated when it is at most 1.645/√Batches (a one-sided
+	// 5% test of ρ₁ = 0; Law & Kelton §9.5.3). 0 when there is no
+	// interval or the batch means are all equal.
+	Lag1 float64
+	// Uncorrelated reports Lag1 ≤ 1.645/√Batches.
+	Uncorrelated bool
+}
+
+// lag1Limit is the one-sided 5% critical value of the lag-1
+// autocorrelation of Batches independent batch means.
+var lag1Limit = 1.645 / math.Sqrt(Batches)
+
+// mser5 returns the MSER truncation point d* (in groups) of the group
+// means z: the d in [0, m/2] minimising the squared standard error of the
+// mean of z[d:], Σ_{i≥d} (z_i − z̄_d)² / (m − d)². Ties go to the smallest
+// d. ok is false when d* = m/2, the edge of the search: the series is
+// still moving at half of the run, which is too short. The search stops
+// at m/2 because beyond it MSER's denominator rewards short, quiet tails
+// (a periodic steady state has many); White et al. reject such points.
+// It allocates nothing.
+func mser5(z []float64) (d int, ok bool) {
+	m := len(z)
+	if m < 4 {
+		return 0, false
+	}
+	var s, s2 float64
+	for _, v := range z {
+		s += v
+		s2 += v * v
+	}
+	best := math.Inf(1)
+	for i := 0; i <= m/2; i++ {
+		n := float64(m - i)
+		if v := max(s2-s*s/n, 0) / (n * n); v < best {
+			best, d = v, i
+		}
+		s -= z[i]
+		s2 -= z[i] * z[i]
+	}
+	return d, d < m/2
+}
+
+// tQuantile is the 0.975 quantile of Student's t with Batches − 1 degrees
+// of freedom.
+var tQuantile = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: Batches - 1}.Quantile(0.975)
+
+// analyse computes the Output of group durations z (seconds, each the
+// time spanned by MSERBatch consecutive completions) for batch examples
+// per step. means is scratch space of length Batches.
+func analyse(z []float64, batch float64, means []float64) Output {
+	out := Output{Hi: math.Inf(1), HalfWidth: math.Inf(1)}
+	d, ok := mser5(z)
+	out.Transient, out.TransientOK = d*MSERBatch, ok
+	rest := z[d:]
+	var span float64
+	for _, v := range rest {
+		span += v
+	}
+	if span <= 0 {
+		return out // no completions, or all at one instant: no rate
+	}
+	out.Throughput = batch * float64(len(rest)*MSERBatch) / span
+	k := len(rest) / Batches // groups per batch
+	if k == 0 {
+		return out
+	}
+	rest = rest[len(rest)-k*Batches:] // drop the oldest extra groups
+	for j := range means {
+		var b float64
+		for _, v := range rest[j*k : (j+1)*k] {
+			b += v
+		}
+		means[j] = b / float64(k*MSERBatch) // mean time between completions
+	}
+	mean, sd := stat.MeanStdDev(means, nil)
+	h := tQuantile * sd / math.Sqrt(Batches)
+	out.HalfWidth = h / mean
+	out.Lo = batch / (mean + h)
+	out.Hi = math.Inf(1)
+	if mean > h {
+		out.Hi = batch / (mean - h)
+	}
+	out.Lag1 = 0
+	if sd > 0 {
+		out.Lag1 = lag1(means, mean)
+	}
+	out.Uncorrelated = out.Lag1 <= lag1Limit
+	return out
+}
+
+// lag1 is the lag-1 sample autocorrelation of x about its mean.
+func lag1(x []float64, mean float64) float64 {
+	var num, den float64
+	for i, v := range x {
+		den += (v - mean) * (v - mean)
+		if i > 0 {
+			num += (v - mean) * (x[i-1] - mean)
+		}
+	}
+	return num / den
+}

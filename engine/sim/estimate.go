@@ -1,0 +1,258 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// DefaultTarget is Precision.Target when zero: a 95% confidence interval
+// of ±1% of the throughput.
+const DefaultTarget = 0.01
+
+// MaxTarget is the largest Precision.Target accepted (±50%).
+const MaxTarget = 0.5
+
+// DefaultMaxEvents is Precision.MaxEvents when zero: the simulated events
+// of all replications of one estimate together.
+const DefaultMaxEvents = 400_000_000
+
+// DefaultReplications is Precision.Replications when zero.
+const DefaultReplications = 10
+
+// DefaultEstimateSteps is the initial run length of every replication,
+// steps per worker, when Config.Steps is zero.
+const DefaultEstimateSteps = 100
+
+// replicationSeed is the fixed rule that gives replication r of an
+// estimate with Config.Seed seed its own seed: the increment of SplitMix64
+// (Steele, Lea, Flood, OOPSLA 2014), so no seed is ever chosen by outcome.
+func replicationSeed(seed uint64, r int) uint64 { return seed + uint64(r)*0x9e3779b97f4a7c15 }
+
+// Precision configures Estimate's sequential stopping.
+type Precision struct {
+	// Target is the relative half-width of the 95% confidence interval to
+	// reach, in (0, MaxTarget]; 0 means DefaultTarget.
+	Target float64
+	// MaxEvents bounds the simulated events of all replications
+	// together; 0 means DefaultMaxEvents.
+	MaxEvents int64
+	// Replications is the number of independent replications to start
+	// with (≥ 2); 0 means DefaultReplications.
+	Replications int
+}
+
+func (p Precision) resolve() (Precision, error) {
+	if p.Target == 0 {
+		p.Target = DefaultTarget
+	}
+	if math.IsNaN(p.Target) || p.Target <= 0 || p.Target > MaxTarget {
+		return p, fmt.Errorf("sim: Precision.Target: %g; want a relative half-width in (0, %g]", p.Target, MaxTarget)
+	}
+	if p.MaxEvents == 0 {
+		p.MaxEvents = DefaultMaxEvents
+	}
+	if p.MaxEvents < 0 {
+		return p, fmt.Errorf("sim: Precision.MaxEvents: %d; want > 0", p.MaxEvents)
+	}
+	if p.Replications == 0 {
+		p.Replications = DefaultReplications
+	}
+	if p.Replications < 2 {
+		return p, fmt.Errorf("sim: Precision.Replications: %d; want ≥ 2 (an interval needs two replications)", p.Replications)
+	}
+	return p, nil
+}
+
+// Estimate is a converged estimate of throughput (see doc.go, "Output
+// analysis").
+type Estimate struct {
+	Workers int // W
+	// Throughput is the mean over replications of each replication's
+	// steady-state throughput (Output.Throughput), examples/s.
+	Throughput float64
+	// Lo and Hi bound its 95% confidence interval, examples/s (Student's
+	// t over the replications).
+	Lo, Hi float64
+	// HalfWidth is (Hi − Lo) / (2·Throughput).
+	HalfWidth float64
+	// Replications is the number of independent replications.
+	Replications int
+	// Steps is each replication's length, steps per worker.
+	Steps int
+	// Transient is the mean number of step completions (all workers)
+	// MSER-5 deleted per replication.
+	Transient float64
+	// Converged reports HalfWidth ≤ Precision.Target with every
+	// replication's transient inside its first half.
+	Converged bool
+	// Stop says why the estimate stopped: "precision reached", or the
+	// bound that was hit.
+	Stop string
+	// Events is the number of simulated events of all replications.
+	Events int64
+	// Samples is each replication's throughput, in replication order.
+	Samples []float64
+}
+
+// Estimate simulates cfg.Workers workers in independent replications
+// until the 95% confidence interval of throughput is within prec.Target
+// (relative) or prec.MaxEvents is reached. Replication r uses seed
+// cfg.Seed + r·0x9e3779b97f4a7c15 and starts its workers Staggered, so
+// its start offsets and sampled steps are its own; each replication's
+// value is its steady-state throughput after the MSER-5 transient. Run
+// lengths double (all replications again) while any replication's
+// transient lies beyond its first half; then replications are added to
+// the number the interval needs. cfg.Start, cfg.Warmup and
+// cfg.SeriesWindow are ignored; cfg.StartOffsets, cfg.Timeline and
+// cfg.OnSpan must be unset.
+func (pr *Program) Estimate(cfg Config, prec Precision) (Estimate, error) {
+	if cfg.Timeline != nil || cfg.OnSpan != nil || cfg.StartOffsets != nil {
+		return Estimate{}, errors.New("sim: Estimate: Config.Timeline, OnSpan and StartOffsets must be nil (they are per run)")
+	}
+	prec, err := prec.resolve()
+	if err != nil {
+		return Estimate{}, err
+	}
+	cfg.Start, cfg.Warmup, cfg.SeriesWindow = Staggered, NoWarmup, 0
+	if cfg.Steps == 0 {
+		cfg.Steps = DefaultEstimateSteps
+	}
+	p, err := resolve(&pr.meta, &cfg)
+	if err != nil {
+		return Estimate{}, err
+	}
+	if cfg.Workers < 1 {
+		return Estimate{}, fmt.Errorf("sim: Config.Workers: %d; want ≥ 1", cfg.Workers)
+	}
+	g := pr.variant(&p)
+	// Every op completes at least once per step: the least work the first
+	// stage needs.
+	if need := int64(prec.Replications) * int64(cfg.Workers) * int64(cfg.Steps) * int64(g.nOps); need > prec.MaxEvents {
+		return Estimate{}, fmt.Errorf("sim: Precision.MaxEvents: %d cannot reach the target: %d replications × %d workers × %d steps × ≥ %d events per step need ≥ %d",
+			prec.MaxEvents, prec.Replications, cfg.Workers, cfg.Steps, g.nOps, need)
+	}
+	e := Estimate{Workers: cfg.Workers}
+	var outs []Output
+	var stage int64 // events of the replications in outs
+	want := prec.Replications
+	for {
+		more, ev, err := replicate(pr, g, &p, cfg, len(outs), want)
+		if err != nil {
+			return e, err
+		}
+		outs = append(outs, more...)
+		stage += ev
+		e.Events += ev // every event spent, discarded stages included
+		short := false
+		for _, o := range outs {
+			short = short || !o.TransientOK
+		}
+		perRep := float64(stage) / float64(len(outs))
+		if short && e.Events+2*stage <= prec.MaxEvents {
+			cfg.Steps *= 2 // too short to leave the transient: all again, twice as long
+			p.steps = cfg.Steps
+			outs, stage = outs[:0], 0
+			continue
+		}
+		e.summarize(outs, cfg.Steps)
+		switch {
+		case short:
+			e.Stop = fmt.Sprintf("max events %d: a transient beyond half of a %d-step run", prec.MaxEvents, cfg.Steps)
+			return e, nil
+		case e.HalfWidth <= prec.Target:
+			e.Converged, e.Stop = true, "precision reached"
+			return e, nil
+		}
+		// The replications the interval needs, at least one more, at most
+		// twice as many at once (the variance estimate is itself rough).
+		r := len(outs)
+		need := int(math.Ceil(float64(r) * (e.HalfWidth / prec.Target) * (e.HalfWidth / prec.Target)))
+		need = min(max(need, r+1), 2*r)
+		if affordable := r + int(float64(prec.MaxEvents-e.Events)/perRep); need > affordable {
+			need = affordable
+		}
+		if need <= r {
+			e.Stop = fmt.Sprintf("max events %d", prec.MaxEvents)
+			return e, nil
+		}
+		want = need
+	}
+}
+
+// summarize fills e from the replications' outputs.
+func (e *Estimate) summarize(outs []Output, steps int) {
+	e.Replications, e.Steps = len(outs), steps
+	e.Samples = make([]float64, len(outs))
+	e.Transient = 0
+	for i, o := range outs {
+		e.Samples[i] = o.Throughput
+		e.Transient += float64(o.Transient) / float64(len(outs))
+	}
+	mean, sd := stat.MeanStdDev(e.Samples, nil)
+	n := float64(len(outs))
+	h := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(0.975) * sd / math.Sqrt(n)
+	e.Throughput, e.Lo, e.Hi = mean, mean-h, mean+h
+	e.HalfWidth = math.Inf(1)
+	if mean > 0 {
+		e.HalfWidth = h / mean
+	}
+}
+
+// replicate runs replications from..to−1 of g in parallel (at most
+// GOMAXPROCS at once) and returns their outputs in order and their events.
+// Under the Random order each replication draws its own priorities.
+func replicate(pr *Program, g *program, p *params, cfg Config, from, to int) ([]Output, int64, error) {
+	outs := make([]Output, to-from)
+	events := make([]int64, to-from)
+	errs := make([]error, to-from)
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i := range outs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			q := *p
+			q.seed = replicationSeed(cfg.Seed, from+i)
+			c := cfg
+			c.Seed = q.seed
+			gr := g
+			if q.order == Random {
+				gr = pr.variant(&q)
+			}
+			r, err := run(gr, &q, &c)
+			if err != nil {
+				err = fmt.Errorf("replication %d: %w", from+i, err)
+			}
+			outs[i], events[i], errs[i] = r.Output, r.Events, err
+		}()
+	}
+	wg.Wait()
+	var sum int64
+	for _, v := range events {
+		sum += v
+	}
+	return outs, sum, errors.Join(errs...)
+}
+
+// EstimateSweep runs Estimate for each element of workers, in order.
+func (pr *Program) EstimateSweep(cfg Config, prec Precision, workers []int) ([]Estimate, error) {
+	out := make([]Estimate, len(workers))
+	for i, w := range workers {
+		c := cfg
+		c.Workers = w
+		e, err := pr.Estimate(c, prec)
+		if err != nil {
+			return nil, fmt.Errorf("W = %d: %w", w, err)
+		}
+		out[i] = e
+	}
+	return out, nil
+}
