@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -192,4 +193,37 @@ func BenchmarkSetupUncompiled(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkAnalyse measures the output analysis of one run (MSER-5 and
+// batch means) on 100,000 step completions, O(completions).
+func BenchmarkAnalyse(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 1))
+	z := make([]float64, 100000/MSERBatch)
+	for i := range z {
+		z[i] = 1 + 0.1*r.NormFloat64()
+	}
+	means := make([]float64, Batches)
+	b.ReportAllocs()
+	for b.Loop() {
+		analyse(z, 32, means)
+	}
+}
+
+// BenchmarkEstimate measures a converged estimate (±1%, replications in
+// parallel) of the Inception-sized synthetic trace at W = 4.
+func BenchmarkEstimate(b *testing.B) {
+	pr, err := Compile(inceptionLike(20, 0.1, 1, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var events int64
+	for b.Loop() {
+		e, err := pr.Estimate(Config{Workers: 4, Seed: 1}, Precision{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		events += e.Events
+	}
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
 }
