@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"pslab/engine/predict"
@@ -22,7 +23,8 @@ type predictFlags struct {
 	overheadOn                                 string
 	servers, batch, steps, warmup, profSteps   int
 	deviceSpeed, alpha, beta, jitter, update   float64
-	maxEvents                                  float64
+	maxEvents, precision                       float64
+	paper                                      bool
 	stderr                                     io.Writer // progress
 	knee                                       float64
 	seed                                       uint64
@@ -74,8 +76,10 @@ func predictThroughput(ctx context.Context, args []string, stdout, stderr io.Wri
 	fs.Float64Var(&f.jitter, "jitter", 0.05, "profile only: coefficient of variation of the per-step compute time (ASSUMED 0.05; 0: none)")
 	fs.Float64Var(&f.update, "update", 0, "profile only: PS update time per parameter byte, s/byte (0: 0.2e-9, assumed)")
 	fs.IntVar(&f.profSteps, "profile-steps", 0, "profile only: synthesized profiling steps (0: 100)")
-	fs.IntVar(&f.steps, "steps", 0, "simulated steps per worker (0: 1000, the paper's)")
-	fs.IntVar(&f.warmup, "warmup", 0, "step completions excluded from the simulator's window (0: 50)")
+	fs.Float64Var(&f.precision, "precision", sim.DefaultTarget, "simulator: target relative half-width of each point's 95% confidence interval (0 < p ≤ 0.5); replications are added until it is reached or -max-events")
+	fs.BoolVar(&f.paper, "paper", false, "simulator: icpe20's fixed procedure instead of a converged estimate: one run of -steps per worker, -warmup completions excluded, workers started together; no interval")
+	fs.IntVar(&f.steps, "steps", 0, "simulated steps per worker: with -paper the run length (0: 1000, the paper's), else each replication's initial length (0: 100)")
+	fs.IntVar(&f.warmup, "warmup", 0, "-paper only: step completions excluded from the simulator's window (0: 50)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the synthesized jitter and the simulator's step sampling")
 	fs.StringVar(&f.models, "models", "simulator,mva-exact,mva-approximate,mva-hybrid,cynthia,zhang", "models to run, comma-separated (a model that does not define -sync is listed as n/a)")
 	fs.Float64Var(&f.knee, "knee", 0.95, "the knee of a curve is the smallest W whose throughput reaches this fraction of the curve's maximum")
@@ -148,7 +152,13 @@ func (f *predictFlags) cluster(in *predictInput) (predict.Cluster, error) {
 	}
 	c := predict.Cluster{OverheadOn: overheadOn, Servers: f.servers, Batch: f.batch, DeviceSpeed: f.deviceSpeed, Link: sim.Link{Mode: mode, Order: order},
 		Alpha: f.alpha, Beta: f.beta, Jitter: f.jitter, UpdateTime: f.update, ProfileSteps: f.profSteps,
-		Steps: f.steps, Warmup: f.warmup, Seed: f.seed}
+		Steps: f.steps, Warmup: f.warmup, Seed: f.seed, Paper: f.paper, Precision: sim.Precision{Target: f.precision}}
+	if math.IsNaN(f.precision) || f.precision <= 0 || f.precision > sim.MaxTarget {
+		return c, fmt.Errorf("predict: -precision %g: want a relative half-width in (0, %g], e.g. 0.01 for ±1%%", f.precision, sim.MaxTarget)
+	}
+	if f.set["warmup"] && !f.paper {
+		return c, errors.New("predict: -warmup applies to -paper (the fixed procedure); the converged estimate deletes its transient by MSER-5")
+	}
 	for _, v := range []struct {
 		name string
 		bad  bool
@@ -263,6 +273,11 @@ func (f *predictFlags) run(ctx context.Context, in *predictInput) ([]*predict.Pr
 	if err := f.checkEvents(events); err != nil {
 		return nil, err
 	}
+	// The converged estimate's own bound: each point may spend its share
+	// of -max-events on replications.
+	if points := float64(len(ws) * len(bws)); points > 0 {
+		c.Precision.MaxEvents = int64(f.eventLimit() / points)
+	}
 	bar := newSpinner(f.stderr, events, "")
 	defer func() {
 		if bar != nil {
@@ -352,6 +367,9 @@ func (f *predictFlags) report(in *predictInput, runs []*predict.Prediction) *pre
 	steps, warm := max(f.steps, 0), f.warmup
 	if steps == 0 {
 		steps = sim.DefaultSteps
+		if !f.paper {
+			steps = sim.DefaultEstimateSteps
+		}
 	}
 	if warm == 0 {
 		warm = sim.DefaultWarmup
@@ -361,7 +379,12 @@ func (f *predictFlags) report(in *predictInput, runs []*predict.Prediction) *pre
 		r.Setup += fmt.Sprintf(", α %g s/B, β %g s, device speed %g, jitter %g", c.Alpha, c.Beta, c.DeviceSpeed, c.Jitter)
 	}
 	r.Setup += f.cl.setup(c)
-	r.Setup += fmt.Sprintf("; simulator: %d steps per worker, warm-up %d completions, seed %d", steps, warm, f.seed)
+	if f.paper {
+		r.Setup += fmt.Sprintf("; simulator: icpe20's procedure, %d steps per worker, warm-up %d completions, seed %d, no interval", steps, warm, f.seed)
+	} else {
+		r.Setup += fmt.Sprintf("; simulator: converged estimate, 95%% CI ±%g%% by ≥ %d replications of ≥ %d steps (MSER-5 transient deleted), seed %d",
+			100*f.precision, sim.DefaultReplications, steps, f.seed)
+	}
 	if f.meas != nil {
 		r.Measured, r.Errors, r.Missing = f.meas.rows, f.meas.errs, f.meas.missing
 	}

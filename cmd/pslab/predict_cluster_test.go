@@ -42,7 +42,7 @@ func TestPredictClusterFlags(t *testing.T) {
 	t.Parallel()
 	dir, profile, _, _ := toyInputs(t)
 	tl := filepath.Join(dir, "tl.json")
-	args := []string{profile, "-bandwidth", "1Gbps", "-workers", "1,2", "-steps", "60", "-warmup", "5", "-sync", "bsp",
+	args := []string{profile, "-bandwidth", "1Gbps", "-workers", "1,2", "-steps", "60", "-paper", "-warmup", "5", "-sync", "bsp",
 		"-gpus-per-node", "4", "-calibrate", "1:200", "-timeline", tl}
 	out, err := runPredict(t, args...)
 	require.NoError(t, err)

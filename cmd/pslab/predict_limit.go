@@ -24,28 +24,41 @@ const defaultMaxEvents = 2e8
 
 // estimateEvents is the number of simulator events predicting tr for the
 // worker counts ws at nBW bandwidths; 0 when the simulator is not run.
+// For the converged estimate it is the least work: its first
+// sim.DefaultReplications replications at their initial length.
 func estimateEvents(tr *trace.Trace, c predict.Cluster, ws []int, models []predict.Model, nBW int) float64 {
 	if !slices.Contains(models, predict.Simulator) || len(tr.Steps) == 0 {
 		return 0
 	}
-	steps := c.Steps
+	steps, reps := c.Steps, 1.0
+	if !c.Paper {
+		reps = sim.DefaultReplications
+		if steps <= 0 {
+			steps = sim.DefaultEstimateSteps
+		}
+	}
 	if steps <= 0 {
 		steps = sim.DefaultSteps
 	}
-	return experiment.SimEvents(len(tr.Steps[0].Ops), steps, ws...) * float64(nBW)
+	return reps * experiment.SimEvents(len(tr.Steps[0].Ops), steps, ws...) * float64(nBW)
 }
 
 // checkEvents refuses a prediction whose estimate exceeds -max-events.
 func (f *predictFlags) checkEvents(events float64) error {
-	limit := f.maxEvents
-	if limit <= 0 {
-		limit = defaultMaxEvents
-	}
+	limit := f.eventLimit()
 	if events > limit {
-		return fmt.Errorf("predict: about %.3g simulator events (ops × -steps × Σ -workers × bandwidths) exceed the limit %.3g; "+
+		return fmt.Errorf("predict: about %.3g simulator events (ops × -steps × Σ -workers × bandwidths, × 10 replications without -paper) exceed the limit %.3g; "+
 			"lower -workers or -steps, or raise -max-events to %.3g if you mean it", events, limit, events)
 	}
 	return nil
+}
+
+// eventLimit is -max-events, or defaultMaxEvents when not positive.
+func (f *predictFlags) eventLimit() float64 {
+	if f.maxEvents <= 0 {
+		return defaultMaxEvents
+	}
+	return f.maxEvents
 }
 
 // spinnerEvents is the estimate above which predict shows progress: about

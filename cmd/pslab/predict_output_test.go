@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -66,4 +67,41 @@ func TestSpinnerOnlyOnTerminals(t *testing.T) {
 	t.Parallel()
 	require.Nil(t, newSpinner(&bytes.Buffer{}, 1e12, "x"), "not a terminal")
 	require.Nil(t, newSpinner(os.Stderr, 1, "x"), "short work")
+}
+
+// TestPredictConvergedEstimate: without -paper the simulator's points are
+// converged estimates exported with their 95% interval and whether they
+// converged; the precision flag is checked before anything runs.
+func TestPredictConvergedEstimate(t *testing.T) {
+	t.Parallel()
+	in := filepath.Join(root, "datasets", "byo", "kineto-hta-rank0.arrow")
+	out, err := runPredict(t, in, "-bandwidth", "10Gbps", "-workers", "1,3", "-models", "simulator,cynthia", "-format", "json")
+	require.NoError(t, err)
+	var js struct {
+		Runs []struct {
+			Models []struct {
+				Model      string    `json:"model"`
+				Throughput []float64 `json:"throughput_examples_per_s"`
+				Lo         []float64 `json:"ci95_lo_examples_per_s"`
+				Hi         []float64 `json:"ci95_hi_examples_per_s"`
+				Converged  []bool    `json:"converged"`
+			} `json:"models"`
+		} `json:"runs"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &js))
+	simM, cyn := js.Runs[0].Models[0], js.Runs[0].Models[1]
+	require.Equal(t, "simulator", simM.Model)
+	require.Equal(t, []bool{true, true}, simM.Converged)
+	for i := range simM.Throughput {
+		require.Less(t, simM.Lo[i], simM.Throughput[i])
+		require.Greater(t, simM.Hi[i], simM.Throughput[i])
+		require.LessOrEqual(t, (simM.Hi[i]-simM.Lo[i])/(2*simM.Throughput[i]), 0.01)
+	}
+	require.Nil(t, cyn.Lo, "an analytical model has no interval")
+	for _, bad := range [][]string{{"-precision", "0"}, {"-precision", "-0.01"}, {"-precision", "NaN"}, {"-precision", "0.6"}} {
+		_, err := runPredict(t, append([]string{in, "-bandwidth", "10Gbps", "-workers", "1"}, bad...)...)
+		require.ErrorContains(t, err, "-precision", bad)
+	}
+	_, err = runPredict(t, in, "-bandwidth", "10Gbps", "-workers", "1", "-warmup", "5")
+	require.ErrorContains(t, err, "-warmup applies to -paper")
 }

@@ -16,7 +16,7 @@ import (
 func TestPredictShardsMergeToOneRun(t *testing.T) {
 	t.Parallel()
 	dir, profile, _, _ := toyInputs(t)
-	sweep := []string{profile, "-bandwidth", "1Gbps,10Gbps", "-workers", "1..5", "-steps", "40", "-warmup", "5", "-profile-steps", "10"}
+	sweep := []string{profile, "-bandwidth", "1Gbps,10Gbps", "-workers", "1..5", "-steps", "40", "-paper", "-warmup", "5", "-profile-steps", "10"}
 	arrow, svg := filepath.Join(dir, "out.arrow"), filepath.Join(dir, "out.svg")
 	for _, extra := range [][]string{nil, {"-format", "arrow", "-o", arrow, "-figure", svg}} {
 		cmd := append(append([]string{"predict"}, sweep...), extra...)

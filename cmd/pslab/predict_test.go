@@ -48,7 +48,7 @@ func toyInputs(t *testing.T) (dir, profile, traceArrow, timelineJSON string) {
 }
 
 // fast are flags that keep a toy prediction cheap.
-var fast = []string{"-workers", "1..3", "-steps", "40", "-warmup", "5", "-profile-steps", "10"}
+var fast = []string{"-workers", "1..3", "-steps", "40", "-paper", "-warmup", "5", "-profile-steps", "10"}
 
 func TestPredictFormats(t *testing.T) {
 	t.Parallel()
@@ -122,7 +122,7 @@ func TestPredictFormats(t *testing.T) {
 func TestPredictFromRecordedTrace(t *testing.T) {
 	t.Parallel()
 	_, _, traceArrow, tl := toyInputs(t)
-	args := []string{"-workers", "1..3", "-steps", "40", "-warmup", "5", "-format", "json"}
+	args := []string{"-workers", "1..3", "-steps", "40", "-paper", "-warmup", "5", "-format", "json"}
 	a, err := runPredict(t, append([]string{traceArrow}, args...)...)
 	require.NoError(t, err)
 	b, err := runPredict(t, append([]string{tl, "-batch", "32"}, args...)...)
@@ -130,7 +130,7 @@ func TestPredictFromRecordedTrace(t *testing.T) {
 	runs := func(s string) string { return s[strings.Index(s, `"runs"`):] }
 	require.Equal(t, runs(a), runs(b), "trace dataset and TF timeline of the same steps")
 
-	text, err := runPredict(t, traceArrow, "-bandwidth", "10Gbps", "-workers", "1..2", "-steps", "40", "-warmup", "5")
+	text, err := runPredict(t, traceArrow, "-bandwidth", "10Gbps", "-workers", "1..2", "-steps", "40", "-paper", "-warmup", "5")
 	require.NoError(t, err)
 	require.Contains(t, text, "recorded 1-worker trace): toy-fig5, batch 32, 20 steps, 1 PS, recorded at 1 Gbit/s")
 	require.Contains(t, text, "n/a (trace at 1 Gbit/s)")
@@ -142,7 +142,7 @@ func TestPredictFromRecordedTrace(t *testing.T) {
 	require.NoError(t, timeline.Write(&buf, &nowin))
 	p := filepath.Join(t.TempDir(), "nowin.json")
 	require.NoError(t, os.WriteFile(p, buf.Bytes(), 0o644))
-	text, err = runPredict(t, p, "-workers", "1..2", "-steps", "40", "-warmup", "5", "-models", "simulator")
+	text, err = runPredict(t, p, "-workers", "1..2", "-steps", "40", "-paper", "-warmup", "5", "-models", "simulator")
 	require.NoError(t, err)
 	require.Contains(t, text, "(TF timeline, a recorded 1-worker trace): toy-fig5, batch 32, 20 steps, 1 PS, recorded at 1 Gbit/s, no WIN recorded")
 	require.Contains(t, text, "cluster: multiplexed transport (WIN 28 MB)")
@@ -155,10 +155,10 @@ func TestPredictKinetoAndPipeDream(t *testing.T) {
 	if _, err := os.Stat(kin); err != nil {
 		t.Skipf("shared data not available: %v", err)
 	}
-	text, err := runPredict(t, kin, "-bandwidth", "25Gbps", "-workers", "1,2", "-steps", "20", "-warmup", "2", "-profile-steps", "5", "-models", "simulator,cynthia")
+	text, err := runPredict(t, kin, "-bandwidth", "25Gbps", "-workers", "1,2", "-steps", "20", "-paper", "-warmup", "2", "-profile-steps", "5", "-models", "simulator,cynthia")
 	require.NoError(t, err)
 	require.Contains(t, text, "(PyTorch Kineto trace → per-layer profile): kineto-hta-sampled_rank-0, batch 2048, 292 layers, 316.2 MB")
-	text, err = runPredict(t, pd, "-bandwidth", "10Gbps", "-workers", "1,2", "-steps", "20", "-warmup", "2", "-profile-steps", "5", "-model", "AlexNet")
+	text, err = runPredict(t, pd, "-bandwidth", "10Gbps", "-workers", "1,2", "-steps", "20", "-paper", "-warmup", "2", "-profile-steps", "5", "-model", "AlexNet")
 	require.NoError(t, err)
 	require.Contains(t, text, "(PipeDream graph → per-layer profile): AlexNet, batch 256")
 }
@@ -283,7 +283,7 @@ func TestPredictMatchesByoExperiment(t *testing.T) {
 	}
 	require.Len(t, want, 3)
 	out, err := runPredict(t, filepath.Join(root, "datasets", "byo", "kineto-hta-rank0.arrow"), "-bandwidth", "10Gbps",
-		"-workers", "16", "-steps", "100", "-models", "simulator,mva-hybrid,cynthia", "-mva-phases", "tcpdump", "-format", "json")
+		"-workers", "16", "-paper", "-steps", "100", "-models", "simulator,mva-hybrid,cynthia", "-mva-phases", "tcpdump", "-format", "json")
 	require.NoError(t, err)
 	var js struct {
 		Runs []struct {
@@ -332,7 +332,7 @@ func TestPredictOverheadOn(t *testing.T) {
 	t.Parallel()
 	_, _, traceArrow, _ := toyInputs(t)
 	sim := func(extra ...string) []float64 {
-		args := []string{traceArrow, "-models", "simulator", "-beta", "0.05", "-format", "json", "-workers", "1..3", "-steps", "40", "-warmup", "5"}
+		args := []string{traceArrow, "-models", "simulator", "-beta", "0.05", "-format", "json", "-workers", "1..3", "-steps", "40", "-paper", "-warmup", "5"}
 		out, err := runPredict(t, append(args, extra...)...)
 		require.NoError(t, err)
 		var js struct {

@@ -47,12 +47,22 @@ type Cluster struct {
 	// ProfileSteps is the number of synthesized profiling steps
 	// (0 → zoo.DefaultSteps).
 	ProfileSteps int
-	// Steps is the number N of simulated steps per worker
-	// (0 → sim.DefaultSteps).
+	// Steps is, with Paper, the number N of simulated steps per worker
+	// (0 → sim.DefaultSteps); otherwise the initial length of each
+	// replication of the converged estimate (0 → sim.DefaultEstimateSteps).
 	Steps int
-	// Warmup is the number of step completions the simulator excludes
-	// (0 → sim.DefaultWarmup, sim.NoWarmup for none).
+	// Warmup is, with Paper, the number of step completions the simulator
+	// excludes (0 → sim.DefaultWarmup, sim.NoWarmup for none); the
+	// converged estimate deletes its transient by MSER-5 instead.
 	Warmup int
+	// Paper runs the simulator once per worker count with icpe20's fixed
+	// procedure (Steps, Warmup, workers started together) instead of a
+	// converged estimate; its points then carry no interval.
+	Paper bool
+	// Precision is the converged estimate's stopping rule (sim.Precision:
+	// target relative half-width, events bound, replications); ignored
+	// with Paper.
+	Precision sim.Precision
 	// Seed seeds the synthesized jitter and the simulator's step sampling.
 	Seed uint64
 	// Sync is sim.ASP (the zero value) or sim.BSP; each model runs the

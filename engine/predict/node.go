@@ -121,8 +121,13 @@ func RunProfile(p *zoo.Profile, c Cluster, workers []int, models []Model) (*Pred
 		}
 		out.Workers = append(out.Workers, w)
 		out.Sim = append(out.Sim, pw.Sim...)
+		out.Estimates = append(out.Estimates, pw.Estimates...)
 		for i := range out.Curves {
-			out.Curves[i].Throughput = append(out.Curves[i].Throughput, pw.Curves[i].Throughput[0])
+			c, pc := &out.Curves[i], &pw.Curves[i]
+			c.Throughput = append(c.Throughput, pc.Throughput[0])
+			if pc.Lo != nil {
+				c.Lo, c.Hi, c.Converged = append(c.Lo, pc.Lo[0]), append(c.Hi, pc.Hi[0]), append(c.Converged, pc.Converged[0])
+			}
 		}
 	}
 	out.Workers, out.Bandwidth, out.Servers, out.Colocated, out.LinkBound = slices.Clone(workers), c.Bandwidth, 0, true, math.Inf(1)

@@ -113,7 +113,14 @@ func (m Model) Tag() string {
 // cluster, at each of Prediction.Workers.
 type Curve struct {
 	Model      Model
-	Throughput []float64
+	Throughput []float64 // examples/s of the cluster, per worker count
+	// Lo and Hi bound each point's 95% confidence interval, examples/s:
+	// the simulator's converged estimate (sim.Estimate); nil for the
+	// analytical models and for the simulator under Cluster.Paper.
+	Lo, Hi []float64
+	// Converged reports per point whether the simulator's estimate
+	// reached Cluster.Precision's target (nil as Lo).
+	Converged []bool
 }
 
 // Unavailable is a model asked for that has no curve, and why (printed in
@@ -159,9 +166,12 @@ type Prediction struct {
 	Curves []Curve
 	// Unavailable are the models asked for that have no curve.
 	Unavailable []Unavailable
-	// Sim are the simulator's runs, one per worker count (nil without the
-	// simulator).
+	// Sim are the simulator's runs under Cluster.Paper, one per worker
+	// count (nil without the simulator or without Paper).
 	Sim []sim.Result
+	// Estimates are the simulator's converged estimates, one per worker
+	// count (nil without the simulator or under Paper).
+	Estimates []sim.Estimate
 	// Notes are remarks on the inputs.
 	Notes []string
 }
@@ -171,6 +181,16 @@ func (p *Prediction) Curve(m Model) ([]float64, bool) {
 	for _, c := range p.Curves {
 		if c.Model == m {
 			return c.Throughput, true
+		}
+	}
+	return nil, false
+}
+
+// curve returns the curve of model m, if it was predicted.
+func (p *Prediction) curve(m Model) (*Curve, bool) {
+	for i := range p.Curves {
+		if p.Curves[i].Model == m {
+			return &p.Curves[i], true
 		}
 	}
 	return nil, false
@@ -207,8 +227,11 @@ func (p *Prediction) Why(m Model) string {
 // or synthesized by c.Synthesize), with each model in models that defines
 // c.Sync (the others are Unavailable, "asp only" or "bsp only"):
 //
-//   - Simulator: sim.Sweep at c's bandwidth, link, batch, steps, warm-up,
-//     seed and sync (BSP: sim's barrier mode).
+//   - Simulator: a converged estimate per worker count (sim.Estimate at
+//     c.Precision: replications until the 95% interval is within its
+//     target), at c's bandwidth, link, batch, seed and sync (BSP: sim's
+//     barrier mode); with c.Paper, one sim.Sweep run per worker count
+//     with icpe20's fixed procedure (c.Steps, c.Warmup).
 //   - MVA models (ASP): mva.Curve on FromTrace's phases (c.Reading,
 //     AutoReading is TcpdumpReading here) with
 //     M PSs (mva.Phases.WithServers), times the batch. The tcpdump
@@ -275,13 +298,28 @@ func run(tr *trace.Trace, c Cluster, workers []int, models []Model, prof *zoo.Pr
 		case !m.Defines(c.Sync):
 			na("%s only", map[sim.Sync]string{sim.ASP: "bsp", sim.BSP: "asp"}[c.Sync])
 			continue
-		case m == Simulator:
+		case m == Simulator && c.Paper:
 			if p.Sim, err = sim.Sweep(tr, c.simConfig(), workers); err != nil {
 				return nil, fmt.Errorf("predict: simulator: %w", err)
 			}
 			for _, r := range p.Sim {
 				y = append(y, r.Throughput)
 			}
+		case m == Simulator:
+			pr, err := sim.Compile(tr)
+			if err != nil {
+				return nil, fmt.Errorf("predict: simulator: %w", err)
+			}
+			if p.Estimates, err = pr.EstimateSweep(c.simConfig(), c.Precision, workers); err != nil {
+				return nil, fmt.Errorf("predict: simulator: %w", err)
+			}
+			cv := Curve{Model: m}
+			for _, e := range p.Estimates {
+				cv.Throughput, cv.Lo, cv.Hi = append(cv.Throughput, e.Throughput), append(cv.Lo, e.Lo), append(cv.Hi, e.Hi)
+				cv.Converged = append(cv.Converged, e.Converged)
+			}
+			p.Curves = append(p.Curves, cv)
+			continue
 		case m == Zhang && prof == nil:
 			na("needs a per-layer profile")
 			continue

@@ -34,12 +34,17 @@ func TestRunMatchesEachModelComputedDirectly(t *testing.T) {
 	require.Equal(t, co, p.Coarse)
 	require.InDelta(t, 32*125e6/30e6, p.LinkBound, 1e-9, "toy: 30 MB of parameters through one PS NIC")
 
-	runs, err := sim.Sweep(tr, sim.Config{Steps: 100, Warmup: 10, Seed: 3}, ws)
+	pr, err := sim.Compile(tr)
 	require.NoError(t, err)
-	simX, ok := p.Curve(Simulator)
+	est, err := pr.EstimateSweep(sim.Config{Steps: 100, Seed: 3}, sim.Precision{}, ws)
+	require.NoError(t, err)
+	require.Equal(t, est, p.Estimates)
+	simC, ok := p.curve(Simulator)
 	require.True(t, ok)
 	for i := range ws {
-		require.Equal(t, runs[i].Throughput, simX[i])
+		require.Equal(t, est[i].Throughput, simC.Throughput[i])
+		require.Equal(t, []float64{est[i].Lo, est[i].Hi}, []float64{simC.Lo[i], simC.Hi[i]})
+		require.True(t, simC.Converged[i], "W = %d: %s", ws[i], est[i].Stop)
 	}
 	for m, v := range map[Model]mva.Variant{MVAExact: mva.Exact, MVAApproximate: mva.Approximate, MVAHybrid: mva.Hybrid} {
 		x, err := mva.Curve(co.Phases, 4, 1, v)
@@ -66,9 +71,12 @@ func TestRunMatchesEachModelComputedDirectly(t *testing.T) {
 
 // Cluster.OverheadOn reaches the simulator: the default places the
 // parsing overhead on receive threads, Processor on the processors.
+// TestRunPassesOverheadPlacement, with the paper's fixed procedure
+// (Cluster.Paper: one run per point, no interval).
 func TestRunPassesOverheadPlacement(t *testing.T) {
 	t.Parallel()
 	c := toyCluster()
+	c.Paper = true
 	c.Alpha, c.Beta = 1e-9, 50e-3
 	tr, err := c.Synthesize(zoo.Toy())
 	require.NoError(t, err)
@@ -82,10 +90,11 @@ func TestRunPassesOverheadPlacement(t *testing.T) {
 		for i := range ws {
 			require.Equal(t, runs[i].Throughput, p.Curves[0].Throughput[i], on)
 		}
+		require.Nil(t, p.Curves[0].Lo, "the paper procedure has no interval")
 	}
-	p0, err := Run(tr, Cluster{Steps: 100, Warmup: 10, Seed: 3, OverheadOn: sim.ReceiveThreads}, ws, []Model{Simulator})
+	p0, err := Run(tr, Cluster{Paper: true, Steps: 100, Warmup: 10, Seed: 3, OverheadOn: sim.ReceiveThreads}, ws, []Model{Simulator})
 	require.NoError(t, err)
-	p1, err := Run(tr, Cluster{Steps: 100, Warmup: 10, Seed: 3, OverheadOn: sim.Processor}, ws, []Model{Simulator})
+	p1, err := Run(tr, Cluster{Paper: true, Steps: 100, Warmup: 10, Seed: 3, OverheadOn: sim.Processor}, ws, []Model{Simulator})
 	require.NoError(t, err)
 	require.NotEqual(t, p0.Curves[0].Throughput[1], p1.Curves[0].Throughput[1], "the placements differ on this trace")
 }

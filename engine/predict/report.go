@@ -67,6 +67,13 @@ func (r *Report) Result() *experiment.Result {
 		for _, c := range p.Curves {
 			for i, w := range p.Workers {
 				e, ok := rel[c.Model][w]
+				if c.Lo != nil { // the simulator's 95% interval as y_lo, y_hi
+					res.PointRange(Series(p.Bandwidth, c.Model), c.Model.Tag(), dataset.Derived, float64(w), c.Throughput[i], c.Lo[i], c.Hi[i])
+					if k == 0 && ok {
+						res.Note("%s at W = %d: relative error %+.4g", Series(p.Bandwidth, c.Model), w, e)
+					}
+					continue
+				}
 				if k == 0 && ok {
 					res.PointError(Series(p.Bandwidth, c.Model), c.Model.Tag(), dataset.Derived, float64(w), c.Throughput[i], e)
 				} else {
@@ -163,11 +170,13 @@ func (r *Report) WriteText(w io.Writer) error {
 
 // csvHeader is the header of WriteCSV.
 var csvHeader = []string{"bandwidth_bytes_per_s", "workers", "model", "throughput_examples_per_s", "measured_examples_per_s", "rel_error", "link_bound_examples_per_s",
-	"throughput_per_gpu_examples_per_s", "gpus_per_node", "sync", "status"}
+	"throughput_per_gpu_examples_per_s", "gpus_per_node", "sync", "status", "ci95_lo_examples_per_s", "ci95_hi_examples_per_s", "converged"}
 
 // WriteCSV writes one row per bandwidth, worker count and model (long
 // format; measured and rel_error are empty where there is no measurement;
-// a model without a curve has empty numbers and status "n/a (reason)").
+// a model without a curve has empty numbers and status "n/a (reason)";
+// ci95_lo, ci95_hi and converged are the simulator's converged estimate,
+// empty for the analytical models and the paper procedure).
 func (r *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(csvHeader); err != nil {
@@ -181,7 +190,10 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	for k, p := range r.Runs {
 		for i, wk := range p.Workers {
 			for _, m := range p.models() {
-				row := []string{num(p.Bandwidth), strconv.Itoa(wk), string(m), "", "", "", num(p.LinkBound), "", strconv.Itoa(p.gpus()), p.Sync.String(), "ok"}
+				row := []string{num(p.Bandwidth), strconv.Itoa(wk), string(m), "", "", "", num(p.LinkBound), "", strconv.Itoa(p.gpus()), p.Sync.String(), "ok", "", "", ""}
+				if c, ok := p.curve(m); ok && c.Lo != nil {
+					row[11], row[12], row[13] = num(c.Lo[i]), num(c.Hi[i]), strconv.FormatBool(c.Converged[i])
+				}
 				if y, ok := p.Curve(m); ok {
 					row[3], row[7] = num(y[i]), num(y[i]/float64(wk*p.gpus()))
 					if meas, ok := measured[wk]; ok && k == 0 {
@@ -216,6 +228,9 @@ type jsonCurve struct {
 	Status     string      `json:"status"`
 	Throughput []jsonFloat `json:"throughput_examples_per_s,omitempty"`
 	PerGPU     []jsonFloat `json:"throughput_per_gpu_examples_per_s,omitempty"`
+	Lo         []jsonFloat `json:"ci95_lo_examples_per_s,omitempty"`
+	Hi         []jsonFloat `json:"ci95_hi_examples_per_s,omitempty"`
+	Converged  []bool      `json:"converged,omitempty"`
 	Knee       int         `json:"knee,omitempty"`
 }
 
@@ -285,6 +300,12 @@ func (r *Report) WriteJSON(w io.Writer) error {
 				jc.Status = "n/a (" + p.Why(m) + ")"
 			} else {
 				jc.Knee = KneeAt(p.Workers, y, r.Knee)
+			}
+			if c, ok := p.curve(m); ok && c.Lo != nil {
+				for i := range c.Lo {
+					jc.Lo, jc.Hi = append(jc.Lo, jsonFloat(c.Lo[i])), append(jc.Hi, jsonFloat(c.Hi[i]))
+				}
+				jc.Converged = c.Converged
 			}
 			for i, v := range y {
 				jc.Throughput = append(jc.Throughput, jsonFloat(v))

@@ -28,13 +28,22 @@ func KneeAt(ws []int, x []float64, frac float64) int {
 // cell is model m's entry at row i of p, examples/s of the cluster, or
 // per GPU (divided by W·G) when perGPU, or "n/a (reason)".
 func cell(p *Prediction, m Model, i int, perGPU bool) string {
-	if y, ok := p.Curve(m); ok {
-		if perGPU {
-			return fmt.Sprintf("%.5g", y[i]/float64(p.Workers[i]*p.gpus()))
-		}
-		return fmt.Sprintf("%.5g", y[i])
+	c, ok := p.curve(m)
+	if !ok {
+		return "n/a (" + p.Why(m) + ")"
 	}
-	return "n/a (" + p.Why(m) + ")"
+	div := 1.0
+	if perGPU {
+		div = float64(p.Workers[i] * p.gpus())
+	}
+	s := fmt.Sprintf("%.5g", c.Throughput[i]/div)
+	if c.Lo != nil { // the 95% interval's half-width, relative
+		s += fmt.Sprintf(" ±%.2g%%", 100*(c.Hi[i]-c.Lo[i])/(2*c.Throughput[i]))
+		if !c.Converged[i] {
+			s += " (not converged)"
+		}
+	}
+	return s
 }
 
 // writeTable writes the workers × model table of p in examples/s of the

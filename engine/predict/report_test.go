@@ -18,7 +18,7 @@ func handReport() *Report {
 	run := func(bw, k float64) *Prediction {
 		return &Prediction{Workers: []int{1, 2, 3}, Batch: 8, Servers: 1, Bandwidth: bw, LinkBound: 30 * k, HasCoarse: k == 1,
 			Coarse: Coarse{Step: 0.8, Tp: 0.5, Tc: 0.1, U1: 0.25},
-			Curves: []Curve{{Simulator, []float64{10 * k, 20 * k, 20.5 * k}}, {Cynthia, []float64{10 * k, 19 * k, 40 * k}}}}
+			Curves: []Curve{{Model: Simulator, Throughput: []float64{10 * k, 20 * k, 20.5 * k}}, {Model: Cynthia, Throughput: []float64{10 * k, 19 * k, 40 * k}}}}
 	}
 	r := &Report{Input: "input: hand", Model: "m", Setup: "cluster: hand", Knee: 0.95, Runs: []*Prediction{run(125e6, 1), run(1.25e9, 10)}}
 	r.Measured = []Measurement{{Workers: 2, Throughput: 16, Std: 1}, {Workers: 5, Throughput: 1}}
@@ -56,9 +56,9 @@ func TestReportCSV(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, csvHeader, recs[0])
 	require.Len(t, recs, 1+2*3*2)
-	require.Equal(t, []string{"1.25e+08", "2", "simulator", "20", "16", "0.25", "30", "10", "1", "asp", "ok"}, recs[3])
-	require.Equal(t, []string{"1.25e+08", "1", "cynthia", "10", "", "", "30", "10", "1", "asp", "ok"}, recs[2])
-	require.Equal(t, []string{"1.25e+09", "2", "simulator", "200", "", "", "300", "100", "1", "asp", "ok"}, recs[9], "measurements compare with the first bandwidth only")
+	require.Equal(t, []string{"1.25e+08", "2", "simulator", "20", "16", "0.25", "30", "10", "1", "asp", "ok", "", "", ""}, recs[3])
+	require.Equal(t, []string{"1.25e+08", "1", "cynthia", "10", "", "", "30", "10", "1", "asp", "ok", "", "", ""}, recs[2])
+	require.Equal(t, []string{"1.25e+09", "2", "simulator", "200", "", "", "300", "100", "1", "asp", "ok", "", "", ""}, recs[9], "measurements compare with the first bandwidth only")
 }
 
 func TestReportJSON(t *testing.T) {

@@ -175,7 +175,9 @@
 // interval is Student's t over the replications, so it covers what a
 // single run's batch means cannot: which operating mode a run lands in.
 // Sequential stopping: while any replication's transient lies beyond its
-// first half, every replication runs again twice as long; then
+// first half, every replication runs again twice as long (at most
+// MaxDoublings = 3 times; then each run's first half is deleted and
+// Estimate.Clipped counts it); then
 // replications are added, to R·(h/target)² but at most 2R at a time,
 // until the half-width is within Precision.Target (default ±1%) or
 // Precision.MaxEvents would be exceeded, and Estimate.Converged and Stop

@@ -25,6 +25,14 @@ const DefaultMaxEvents = 400_000_000
 // DefaultReplications is Precision.Replications when zero.
 const DefaultReplications = 10
 
+// MaxDoublings bounds how often Estimate doubles the run length while a
+// replication's MSER-5 transient lies beyond half of its run. A trace
+// whose workers drift in phase without ever settling (two workers on a
+// link are neutrally stable, see Start) never passes that test; after
+// MaxDoublings the first half of each run is deleted (Law & Kelton's
+// rule of thumb) and Estimate.Clipped counts those replications.
+const MaxDoublings = 3
+
 // DefaultEstimateSteps is the initial run length of every replication,
 // steps per worker, when Config.Steps is zero.
 const DefaultEstimateSteps = 100
@@ -88,9 +96,12 @@ type Estimate struct {
 	// Transient is the mean number of step completions (all workers)
 	// MSER-5 deleted per replication.
 	Transient float64
-	// Converged reports HalfWidth ≤ Precision.Target with every
-	// replication's transient inside its first half.
+	// Converged reports HalfWidth ≤ Precision.Target.
 	Converged bool
+	// Clipped is the number of replications whose MSER-5 truncation
+	// point was still at half of the run after MaxDoublings doublings
+	// (their first half deleted).
+	Clipped int
 	// Stop says why the estimate stopped: "precision reached", or the
 	// bound that was hit.
 	Stop string
@@ -107,7 +118,8 @@ type Estimate struct {
 // its start offsets and sampled steps are its own; each replication's
 // value is its steady-state throughput after the MSER-5 transient. Run
 // lengths double (all replications again) while any replication's
-// transient lies beyond its first half; then replications are added to
+// transient lies beyond its first half (at most MaxDoublings times); then
+// replications are added to
 // the number the interval needs. cfg.Start, cfg.Warmup and
 // cfg.SeriesWindow are ignored; cfg.StartOffsets, cfg.Timeline and
 // cfg.OnSpan must be unset.
@@ -141,6 +153,7 @@ func (pr *Program) Estimate(cfg Config, prec Precision) (Estimate, error) {
 	var outs []Output
 	var stage int64 // events of the replications in outs
 	want := prec.Replications
+	doublings := 0
 	for {
 		more, ev, err := replicate(pr, g, &p, cfg, len(outs), want)
 		if err != nil {
@@ -154,19 +167,19 @@ func (pr *Program) Estimate(cfg Config, prec Precision) (Estimate, error) {
 			short = short || !o.TransientOK
 		}
 		perRep := float64(stage) / float64(len(outs))
-		if short && e.Events+2*stage <= prec.MaxEvents {
+		if short && doublings < MaxDoublings && e.Events+2*stage <= prec.MaxEvents {
 			cfg.Steps *= 2 // too short to leave the transient: all again, twice as long
 			p.steps = cfg.Steps
 			outs, stage = outs[:0], 0
+			doublings++
 			continue
 		}
 		e.summarize(outs, cfg.Steps)
-		switch {
-		case short:
-			e.Stop = fmt.Sprintf("max events %d: a transient beyond half of a %d-step run", prec.MaxEvents, cfg.Steps)
-			return e, nil
-		case e.HalfWidth <= prec.Target:
+		if e.HalfWidth <= prec.Target {
 			e.Converged, e.Stop = true, "precision reached"
+			if e.Clipped > 0 {
+				e.Stop += fmt.Sprintf(" (%d of %d replications still moving at half their %d steps: first half deleted)", e.Clipped, e.Replications, e.Steps)
+			}
 			return e, nil
 		}
 		// The replications the interval needs, at least one more, at most
@@ -178,7 +191,7 @@ func (pr *Program) Estimate(cfg Config, prec Precision) (Estimate, error) {
 			need = affordable
 		}
 		if need <= r {
-			e.Stop = fmt.Sprintf("max events %d", prec.MaxEvents)
+			e.Stop = fmt.Sprintf("max events %d reached at ±%.3g%%", prec.MaxEvents, 100*e.HalfWidth)
 			return e, nil
 		}
 		want = need
@@ -189,8 +202,11 @@ func (pr *Program) Estimate(cfg Config, prec Precision) (Estimate, error) {
 func (e *Estimate) summarize(outs []Output, steps int) {
 	e.Replications, e.Steps = len(outs), steps
 	e.Samples = make([]float64, len(outs))
-	e.Transient = 0
+	e.Transient, e.Clipped = 0, 0
 	for i, o := range outs {
+		if !o.TransientOK {
+			e.Clipped++
+		}
 		e.Samples[i] = o.Throughput
 		e.Transient += float64(o.Transient) / float64(len(outs))
 	}
