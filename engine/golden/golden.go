@@ -45,8 +45,20 @@ type Check struct {
 	TolKind   string `toml:"tol_kind"`
 	Source    string
 	Deviation string
+	// Pinned is, on a deviation, the value the run gets (written by
+	// Update, like a regression value), so that a deviation that grows
+	// fails loudly instead of passing as "still missed".
+	Pinned *float64
+	// PinnedTol is the allowed distance from Pinned relative to |Pinned|
+	// (0 means DefaultPinnedTol): the run's own 95% interval where the
+	// value is an estimate, rounding where it is deterministic.
+	PinnedTol float64 `toml:"pinned_tol"`
 	Note      string
 }
+
+// DefaultPinnedTol is Check.PinnedTol when zero: the value of a
+// deterministic run (same seed, same bytes) up to rounding.
+const DefaultPinnedTol = 1e-6
 
 // File is a golden file.
 type File struct {
@@ -98,9 +110,30 @@ func Parse(path string, b []byte) (*File, error) {
 			return nil, f.Errorf(where, "check %d: a regression check must use op approx", i)
 		case c.Source == "regression" && c.Deviation != "":
 			return nil, f.Errorf(where, "check %d: a regression check cannot be a deviation", i)
+		case c.Deviation == "" && (c.Pinned != nil || c.PinnedTol != 0):
+			return nil, f.Errorf(where, "check %d: pinned and pinned_tol belong to a deviation", i)
+		case c.Pinned != nil && (math.IsNaN(*c.Pinned) || math.IsInf(*c.Pinned, 0)):
+			return nil, f.Errorf(where, "check %d: pinned %v must be finite", i, *c.Pinned)
+		case math.IsNaN(c.PinnedTol) || c.PinnedTol < 0 || c.PinnedTol >= 1:
+			return nil, f.Errorf(where, "check %d: pinned_tol %v must be in [0, 1) (relative)", i, c.PinnedTol)
 		}
 	}
 	return &g, nil
+}
+
+// PinnedAllowed returns the allowed distance from Pinned.
+func (c *Check) PinnedAllowed() float64 {
+	tol := c.PinnedTol
+	if tol == 0 {
+		tol = DefaultPinnedTol
+	}
+	return tol * math.Abs(*c.Pinned)
+}
+
+// Reason is the deviation text with every "{got}" replaced by the value
+// the run gets (%.4g), so that the number a reason quotes is the run's.
+func (c *Check) Reason(got float64) string {
+	return strings.ReplaceAll(c.Deviation, "{got}", strconv.FormatFloat(got, 'g', 4, 64))
 }
 
 func oneOf(s string, set ...string) bool {
@@ -178,9 +211,13 @@ func (g *File) Evaluate(look Lookup) []Outcome {
 			o.Message = fmt.Sprintf("%s: no such value in the result", c.Name())
 		case c.Deviation != "" && holds:
 			o.Message = fmt.Sprintf("%s = %.6g now satisfies %s %.6g: remove the recorded deviation", c.Name(), got, c.Op, c.Expected)
+		case c.Deviation != "" && c.Pinned == nil:
+			o.Message = fmt.Sprintf("%s = %.6g: a deviation must pin the value the run gets (make update-golden writes pinned = …)", c.Name(), got)
+		case c.Deviation != "" && math.Abs(got-*c.Pinned) > c.PinnedAllowed():
+			o.Message = fmt.Sprintf("%s = %.6g moved from its pinned %.6g ± %.3g: a recorded deviation changed; review it (make update-golden re-pins)", c.Name(), got, *c.Pinned, c.PinnedAllowed())
 		case c.Deviation != "":
 			o.Pass, o.Deviates = true, true
-			o.Message = fmt.Sprintf("%s = %.6g, paper: %s %.6g (deviation: %s)", c.Name(), got, c.Op, c.Expected, c.Deviation)
+			o.Message = fmt.Sprintf("%s = %.6g, paper: %s %.6g (deviation: %s)", c.Name(), got, c.Op, c.Expected, c.Reason(got))
 		case holds:
 			o.Pass = true
 			o.Message = fmt.Sprintf("%s = %.6g %s %.6g ± %.3g (%s)", c.Name(), got, c.Op, c.Expected, c.Allowed(), c.Source)
@@ -193,45 +230,73 @@ func (g *File) Evaluate(look Lookup) []Outcome {
 }
 
 // Update rewrites, in the file, the expected value of every regression
-// check to the value the lookup finds, and leaves every other line as it
-// is. It returns how many values changed.
+// check and the pinned value of every deviation to the value the lookup
+// finds (inserting "pinned = …" after the deviation line where there is
+// none), and leaves every other line as it is. It returns how many values
+// changed.
 func (g *File) Update(look Lookup) (int, error) {
 	b, err := os.ReadFile(g.Path)
 	if err != nil {
 		return 0, err
 	}
 	lines := strings.Split(string(b), "\n")
+	out := make([]string, 0, len(lines)+len(g.Checks))
 	check, changed := -1, 0
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "[[check]]") {
-			check++
-			continue
-		}
-		if check < 0 || check >= len(g.Checks) || !strings.HasPrefix(t, "expected") {
-			continue
-		}
-		k, _, ok := strings.Cut(t, "=")
-		if !ok || strings.TrimSpace(k) != "expected" {
-			continue
-		}
-		c := &g.Checks[check]
-		if c.Source != "regression" {
-			continue
-		}
+	value := func(c *Check) (float64, error) {
 		got, found := look(c.Metric, c.Series, c.X, c.Category)
 		if !found || math.IsNaN(got) || math.IsInf(got, 0) {
 			return 0, fmt.Errorf("%s: check %d %s: no finite value to record", g.Path, check, c.Name())
 		}
-		if got != c.Expected {
-			changed++
-			c.Expected = got
+		return got, nil
+	}
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "[[check]]") {
+			check++
 		}
+		if check < 0 || check >= len(g.Checks) {
+			out = append(out, l)
+			continue
+		}
+		c := &g.Checks[check]
+		k, _, _ := strings.Cut(t, "=")
+		k = strings.TrimSpace(k)
 		indent := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
-		lines[i] = indent + "expected = " + strconv.FormatFloat(got, 'g', -1, 64)
+		switch {
+		case k == "expected" && c.Source == "regression":
+			got, err := value(c)
+			if err != nil {
+				return 0, err
+			}
+			if got != c.Expected {
+				changed++
+				c.Expected = got
+			}
+			out = append(out, indent+"expected = "+strconv.FormatFloat(got, 'g', -1, 64))
+		case k == "pinned" && c.Deviation != "":
+			got, err := value(c)
+			if err != nil {
+				return 0, err
+			}
+			if c.Pinned == nil || got != *c.Pinned {
+				changed++
+			}
+			c.Pinned = &got
+			out = append(out, indent+"pinned = "+strconv.FormatFloat(got, 'g', -1, 64))
+		case k == "deviation" && c.Pinned == nil:
+			got, err := value(c)
+			if err != nil {
+				return 0, err
+			}
+			changed++
+			c.Pinned = &got
+			out = append(out, l, indent+"pinned = "+strconv.FormatFloat(got, 'g', -1, 64))
+		default:
+			out = append(out, l)
+		}
 	}
 	if changed == 0 {
 		return 0, nil
 	}
-	return changed, atomicfile.Write(g.Path, []byte(strings.Join(lines, "\n")))
+	return changed, atomicfile.Write(g.Path, []byte(strings.Join(out, "\n")))
 }

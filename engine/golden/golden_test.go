@@ -28,7 +28,8 @@ metric = "err"
 op = "le"
 expected = 0.10
 source = "paper §4.2 \"within 10%\""
-deviation = "our testbed is noisier"
+deviation = "our testbed is noisier: {got}"
+pinned = 0.2
 `
 
 func write(t *testing.T, s string) string {
@@ -64,6 +65,12 @@ func TestEvaluate(t *testing.T) {
 	require.False(t, out[2].Pass)
 	require.Contains(t, out[2].Message, "remove the recorded deviation")
 
+	// A deviation that moves from its pinned value fails loudly.
+	out = g.Evaluate(lookup(map[string]float64{"x1": 5.2356, "exact": 12, "err": 0.4}))
+	require.False(t, out[2].Pass)
+	require.Contains(t, out[2].Message, "moved from its pinned 0.2")
+	require.Equal(t, "our testbed is noisier: 0.4", g.Checks[2].Reason(0.4))
+
 	out = g.Evaluate(lookup(map[string]float64{}))
 	require.False(t, out[0].Pass)
 	require.Contains(t, out[0].Message, "no such value")
@@ -76,9 +83,10 @@ func TestUpdateRewritesOnlyRegression(t *testing.T) {
 	require.NoError(t, err)
 	n, err := g.Update(lookup(map[string]float64{"x1": 9, "exact": 12.25, "err": 0.5}))
 	require.NoError(t, err)
-	require.Equal(t, 1, n)
+	require.Equal(t, 2, n, "the regression value and the deviation's pin")
 	b, err := os.ReadFile(p)
 	require.NoError(t, err)
+	require.Contains(t, string(b), "pinned = 0.5\n")     // deviation: re-pinned
 	require.Contains(t, string(b), "expected = 5.236\n") // derived: untouched
 	require.Contains(t, string(b), "expected = 12.25\n") // regression: updated
 	require.Contains(t, string(b), "expected = 0.10\n")  // paper: untouched
@@ -97,9 +105,34 @@ func TestLoadRejects(t *testing.T) {
 		{"[[check]]\nmetric = \"a\"\nexpected = 1.0\ntolerance = 1.0\nsource = \"regression\"\n", `g.toml:4: unknown field "check.tolerance"`},
 		{"[[check]]\nmetric = \"a\"\nop = \"le\"\nexpected = 1.0\nsource = \"regression\"\n", "must use op approx"},
 		{"", "no [[check]] entries"},
+		{"[[check]]\nmetric = \"a\"\nexpected = 1.0\npinned = 2.0\nsource = \"paper x\"\n", "pinned and pinned_tol belong to a deviation"},
+		{"[[check]]\nmetric = \"a\"\nexpected = 1.0\npinned = inf\ndeviation = \"d\"\nsource = \"paper x\"\n", "pinned +Inf must be finite"},
+		{"[[check]]\nmetric = \"a\"\nexpected = 1.0\npinned = 1.0\npinned_tol = -1.0\ndeviation = \"d\"\nsource = \"paper x\"\n", "pinned_tol -1 must be in [0, 1)"},
 	}
 	for _, c := range cases {
 		_, err := Load(write(t, c.src))
 		require.ErrorContains(t, err, c.want)
 	}
+}
+
+// TestUpdatePinsNewDeviation: a deviation written without a pin fails
+// until make update-golden inserts one after its text.
+func TestUpdatePinsNewDeviation(t *testing.T) {
+	t.Parallel()
+	p := write(t, "[[check]]\nmetric = \"err\"\nop = \"le\"\nexpected = 0.1\nsource = \"paper x\"\ndeviation = \"misses\"\nnote = \"n\"\n")
+	g, err := Load(p)
+	require.NoError(t, err)
+	look := lookup(map[string]float64{"err": 0.3})
+	out := g.Evaluate(look)
+	require.False(t, out[0].Pass)
+	require.Contains(t, out[0].Message, "must pin")
+	n, err := g.Update(look)
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	require.Contains(t, string(b), "deviation = \"misses\"\npinned = 0.3\nnote")
+	g, err = Load(p)
+	require.NoError(t, err)
+	require.True(t, g.Evaluate(look)[0].Pass)
 }

@@ -155,7 +155,7 @@ func (e *Experiment) evaluate(g *golden.File, res *experiment.Result) {
 		}
 		switch {
 		case o.Deviates:
-			row.Result, row.Reason = "deviation", c.Deviation
+			row.Result, row.Reason = "deviation", c.Reason(o.Got)
 			e.Count.Missed++
 		case o.Pass:
 			row.Result = "pass"
