@@ -45,7 +45,16 @@ type Check struct {
 	TolKind   string `toml:"tol_kind"`
 	Source    string
 	Deviation string
-	// Pinned is, on a deviation, the value the run gets (written by
+	// Interval judges the check on the value's 95% confidence interval,
+	// looked up as the metrics <Metric>.ci95_lo and <Metric>.ci95_hi: the
+	// claim holds when the whole interval satisfies it, misses (a
+	// Deviation is then required) when none of it does, and is
+	// inconclusive (Inconclusive is then required) otherwise.
+	Interval bool
+	// Inconclusive is the recorded reason why an Interval check can
+	// neither hold nor miss (its interval straddles the bound).
+	Inconclusive string
+	// Pinned is, on a deviation or an inconclusive check, the value the run gets (written by
 	// Update, like a regression value), so that a deviation that grows
 	// fails loudly instead of passing as "still missed".
 	Pinned *float64
@@ -110,8 +119,12 @@ func Parse(path string, b []byte) (*File, error) {
 			return nil, f.Errorf(where, "check %d: a regression check must use op approx", i)
 		case c.Source == "regression" && c.Deviation != "":
 			return nil, f.Errorf(where, "check %d: a regression check cannot be a deviation", i)
-		case c.Deviation == "" && (c.Pinned != nil || c.PinnedTol != 0):
-			return nil, f.Errorf(where, "check %d: pinned and pinned_tol belong to a deviation", i)
+		case c.Deviation == "" && c.Inconclusive == "" && (c.Pinned != nil || c.PinnedTol != 0):
+			return nil, f.Errorf(where, "check %d: pinned and pinned_tol belong to a deviation or an inconclusive check", i)
+		case c.Interval && (c.Metric == "" || c.Source == "regression"):
+			return nil, f.Errorf(where, "check %d: interval needs a metric and a paper or derived source", i)
+		case c.Inconclusive != "" && (!c.Interval || c.Deviation != ""):
+			return nil, f.Errorf(where, "check %d: inconclusive belongs to an interval check without a deviation", i)
 		case c.Pinned != nil && (math.IsNaN(*c.Pinned) || math.IsInf(*c.Pinned, 0)):
 			return nil, f.Errorf(where, "check %d: pinned %v must be finite", i, *c.Pinned)
 		case math.IsNaN(c.PinnedTol) || c.PinnedTol < 0 || c.PinnedTol >= 1:
@@ -130,10 +143,14 @@ func (c *Check) PinnedAllowed() float64 {
 	return tol * math.Abs(*c.Pinned)
 }
 
-// Reason is the deviation text with every "{got}" replaced by the value
+// Reason is the deviation (or inconclusive) text with every "{got}" replaced by the value
 // the run gets (%.4g), so that the number a reason quotes is the run's.
 func (c *Check) Reason(got float64) string {
-	return strings.ReplaceAll(c.Deviation, "{got}", strconv.FormatFloat(got, 'g', 4, 64))
+	text := c.Deviation
+	if text == "" {
+		text = c.Inconclusive
+	}
+	return strings.ReplaceAll(text, "{got}", strconv.FormatFloat(got, 'g', 4, 64))
 }
 
 func oneOf(s string, set ...string) bool {
@@ -195,7 +212,45 @@ type Outcome struct {
 	Pass bool
 	// Deviates: a recorded deviation (a paper claim this reproduction misses).
 	Deviates bool
-	Message  string
+	// Verdict is Holds, Misses or Inconclusive for an Interval check ("" for
+	// the others), judged on [Lo, Hi], the value's 95% interval.
+	Verdict string
+	Lo, Hi  float64
+	Message string
+}
+
+// Verdicts of an Interval check.
+const (
+	Holds        = "holds"
+	Misses       = "misses"
+	Inconclusive = "inconclusive"
+)
+
+// Verdict judges the interval [lo, hi] against the check: Holds when
+// every value in it satisfies the check, Misses when none does,
+// Inconclusive otherwise.
+func (c *Check) Verdict(lo, hi float64) string {
+	if c.Holds(lo) && c.Holds(hi) { // the satisfying set is an interval
+		return Holds
+	}
+	d := c.Allowed()
+	var miss bool
+	switch c.Op {
+	case "le":
+		miss = lo > c.Expected+d
+	case "ge":
+		miss = hi < c.Expected-d
+	case "lt":
+		miss = lo >= c.Expected
+	case "gt":
+		miss = hi <= c.Expected
+	default:
+		miss = hi < c.Expected-d || lo > c.Expected+d
+	}
+	if miss {
+		return Misses
+	}
+	return Inconclusive
 }
 
 // Evaluate evaluates every check of g.
@@ -205,19 +260,19 @@ func (g *File) Evaluate(look Lookup) []Outcome {
 		c := &g.Checks[i]
 		got, found := look(c.Metric, c.Series, c.X, c.Category)
 		o := Outcome{Check: c, Got: got, Found: found}
+		if c.Interval && found {
+			o.evaluateInterval(look)
+			out[i] = o
+			continue
+		}
 		holds := found && c.Holds(got)
 		switch {
 		case !found:
 			o.Message = fmt.Sprintf("%s: no such value in the result", c.Name())
 		case c.Deviation != "" && holds:
 			o.Message = fmt.Sprintf("%s = %.6g now satisfies %s %.6g: remove the recorded deviation", c.Name(), got, c.Op, c.Expected)
-		case c.Deviation != "" && c.Pinned == nil:
-			o.Message = fmt.Sprintf("%s = %.6g: a deviation must pin the value the run gets (make update-golden writes pinned = …)", c.Name(), got)
-		case c.Deviation != "" && math.Abs(got-*c.Pinned) > c.PinnedAllowed():
-			o.Message = fmt.Sprintf("%s = %.6g moved from its pinned %.6g ± %.3g: a recorded deviation changed; review it (make update-golden re-pins)", c.Name(), got, *c.Pinned, c.PinnedAllowed())
 		case c.Deviation != "":
-			o.Pass, o.Deviates = true, true
-			o.Message = fmt.Sprintf("%s = %.6g, paper: %s %.6g (deviation: %s)", c.Name(), got, c.Op, c.Expected, c.Reason(got))
+			o.checkPinned("paper: "+c.Op+" "+strconv.FormatFloat(c.Expected, 'g', 6, 64), true)
 		case holds:
 			o.Pass = true
 			o.Message = fmt.Sprintf("%s = %.6g %s %.6g ± %.3g (%s)", c.Name(), got, c.Op, c.Expected, c.Allowed(), c.Source)
@@ -227,6 +282,53 @@ func (g *File) Evaluate(look Lookup) []Outcome {
 		out[i] = o
 	}
 	return out
+}
+
+// evaluateInterval judges an Interval check on its 95% interval.
+func (o *Outcome) evaluateInterval(look Lookup) {
+	c := o.Check
+	lo, okLo := look(c.Metric+".ci95_lo", "", 0, "")
+	hi, okHi := look(c.Metric+".ci95_hi", "", 0, "")
+	if !okLo || !okHi || !(lo <= o.Got && o.Got <= hi) {
+		o.Message = fmt.Sprintf("%s = %.6g: no 95%% interval around it in the result (%s.ci95_lo, .ci95_hi)", c.Name(), o.Got, c.Metric)
+		return
+	}
+	o.Lo, o.Hi, o.Verdict = lo, hi, c.Verdict(lo, hi)
+	name := fmt.Sprintf("%s = %.6g [%.6g, %.6g]", c.Name(), o.Got, lo, hi)
+	bound := fmt.Sprintf("%s %.6g ± %.3g", c.Op, c.Expected, c.Allowed())
+	switch {
+	case o.Verdict == Holds && (c.Deviation != "" || c.Inconclusive != ""):
+		o.Message = fmt.Sprintf("%s now holds (%s): remove the recorded deviation or inconclusive", name, bound)
+	case o.Verdict == Holds:
+		o.Pass = true
+		o.Message = fmt.Sprintf("%s holds: %s (%s)", name, bound, c.Source)
+	case o.Verdict == Misses && c.Deviation == "":
+		o.Message = fmt.Sprintf("%s misses %s (%s): record a deviation", name, bound, c.Source)
+	case o.Verdict == Misses:
+		o.checkPinned("paper: "+bound, true)
+	case c.Inconclusive == "":
+		o.Message = fmt.Sprintf("%s is inconclusive against %s (%s): record why (inconclusive = …) or narrow the interval", name, bound, c.Source)
+	default:
+		o.checkPinned("paper: "+bound, false)
+	}
+}
+
+// checkPinned passes a recorded deviation (deviates) or inconclusive check
+// whose value is still its pinned one.
+func (o *Outcome) checkPinned(claim string, deviates bool) {
+	c := o.Check
+	switch {
+	case c.Pinned == nil:
+		o.Message = fmt.Sprintf("%s = %.6g: a deviation or inconclusive check must pin the value the run gets (make update-golden writes pinned = …)", c.Name(), o.Got)
+	case math.Abs(o.Got-*c.Pinned) > c.PinnedAllowed():
+		o.Message = fmt.Sprintf("%s = %.6g moved from its pinned %.6g ± %.3g: a recorded deviation changed; review it (make update-golden re-pins)", c.Name(), o.Got, *c.Pinned, c.PinnedAllowed())
+	case deviates:
+		o.Pass, o.Deviates = true, true
+		o.Message = fmt.Sprintf("%s = %.6g, %s (deviation: %s)", c.Name(), o.Got, claim, c.Reason(o.Got))
+	default:
+		o.Pass = true
+		o.Message = fmt.Sprintf("%s = %.6g [%.6g, %.6g], %s (inconclusive: %s)", c.Name(), o.Got, o.Lo, o.Hi, claim, c.Reason(o.Got))
+	}
 }
 
 // Update rewrites, in the file, the expected value of every regression
@@ -273,7 +375,7 @@ func (g *File) Update(look Lookup) (int, error) {
 				c.Expected = got
 			}
 			out = append(out, indent+"expected = "+strconv.FormatFloat(got, 'g', -1, 64))
-		case k == "pinned" && c.Deviation != "":
+		case k == "pinned" && (c.Deviation != "" || c.Inconclusive != ""):
 			got, err := value(c)
 			if err != nil {
 				return 0, err
@@ -283,7 +385,7 @@ func (g *File) Update(look Lookup) (int, error) {
 			}
 			c.Pinned = &got
 			out = append(out, indent+"pinned = "+strconv.FormatFloat(got, 'g', -1, 64))
-		case k == "deviation" && c.Pinned == nil:
+		case (k == "deviation" || k == "inconclusive") && c.Pinned == nil:
 			got, err := value(c)
 			if err != nil {
 				return 0, err

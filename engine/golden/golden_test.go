@@ -136,3 +136,59 @@ func TestUpdatePinsNewDeviation(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, g.Evaluate(look)[0].Pass)
 }
+
+// TestIntervalVerdicts: an interval check holds when its whole 95%
+// interval satisfies the claim, misses when none of it does (a deviation
+// is then required) and is inconclusive otherwise (a recorded reason is
+// then required); a verdict that changes fails.
+func TestIntervalVerdicts(t *testing.T) {
+	t.Parallel()
+	c := Check{Metric: "r", Op: "approx", Expected: 0.35, Tol: 0.005, TolKind: "abs"}
+	require.Equal(t, Holds, c.Verdict(0.346, 0.354))
+	require.Equal(t, Inconclusive, c.Verdict(0.30, 0.40))
+	require.Equal(t, Misses, c.Verdict(0.30, 0.34))
+	le := Check{Metric: "e", Op: "le", Expected: 10}
+	require.Equal(t, Holds, le.Verdict(2, 9))
+	require.Equal(t, Inconclusive, le.Verdict(8, 12))
+	require.Equal(t, Misses, le.Verdict(11, 12))
+
+	const base = "[[check]]\nmetric = \"r\"\nexpected = 0.35\ntol = 0.005\ninterval = true\nsource = \"paper §VI-B\"\n"
+	vals := func(v, lo, hi float64) Lookup {
+		return lookup(map[string]float64{"r": v, "r.ci95_lo": lo, "r.ci95_hi": hi})
+	}
+	eval := func(src string, look Lookup) Outcome {
+		g, err := Load(write(t, src))
+		require.NoError(t, err)
+		return g.Evaluate(look)[0]
+	}
+	o := eval(base, vals(0.35, 0.346, 0.354))
+	require.True(t, o.Pass, o.Message)
+	require.Equal(t, Holds, o.Verdict)
+	o = eval(base, vals(0.35, 0.30, 0.40))
+	require.False(t, o.Pass)
+	require.Contains(t, o.Message, "inconclusive")
+	withReason := base + "inconclusive = \"±5 pp over 10 seeds ({got})\"\npinned = 0.35\n"
+	o = eval(withReason, vals(0.35, 0.30, 0.40))
+	require.True(t, o.Pass, o.Message)
+	require.False(t, o.Deviates)
+	require.Contains(t, o.Message, "inconclusive: ±5 pp over 10 seeds (0.35)")
+	o = eval(withReason, vals(0.35, 0.346, 0.354))
+	require.False(t, o.Pass, "now holds: the reason must go")
+	o = eval(base, vals(0.32, 0.30, 0.34))
+	require.False(t, o.Pass)
+	require.Contains(t, o.Message, "record a deviation")
+	o = eval(base+"deviation = \"d\"\npinned = 0.32\n", vals(0.32, 0.30, 0.34))
+	require.True(t, o.Pass && o.Deviates, o.Message)
+	o = eval(base, lookup(map[string]float64{"r": 0.35}))
+	require.False(t, o.Pass)
+	require.Contains(t, o.Message, "no 95% interval")
+	for src, want := range map[string]string{
+		"[[check]]\nseries = \"s\"\nx = 1\nexpected = 1.0\ninterval = true\nsource = \"paper x\"\n":                                   "interval needs a metric",
+		"[[check]]\nmetric = \"a\"\nexpected = 1.0\ninconclusive = \"r\"\nsource = \"paper x\"\n":                                     "inconclusive belongs to an interval check",
+		"[[check]]\nmetric = \"a\"\nexpected = 1.0\ninterval = true\ntol = 0.1\nsource = \"regression\"\n":                            "interval needs a metric and a paper or derived source",
+		"[[check]]\nmetric = \"a\"\nexpected = 1.0\ninterval = true\ninconclusive = \"r\"\ndeviation = \"d\"\nsource = \"paper x\"\n": "inconclusive belongs to an interval check without a deviation",
+	} {
+		_, err := Load(write(t, src))
+		require.ErrorContains(t, err, want)
+	}
+}

@@ -39,8 +39,9 @@ type Experiment struct {
 type Counts struct {
 	Paper, Derived, Regression int
 	// Missed are paper or derived claims recorded as deviations; Failed
-	// are checks that do not hold on the recorded results.
-	Missed, Failed int
+	// are checks that do not hold on the recorded results; Inconclusive
+	// are claims whose 95% interval straddles their bound.
+	Missed, Failed, Inconclusive int
 }
 
 // Add adds o to c.
@@ -50,6 +51,7 @@ func (c *Counts) Add(o Counts) {
 	c.Regression += o.Regression
 	c.Missed += o.Missed
 	c.Failed += o.Failed
+	c.Inconclusive += o.Inconclusive
 }
 
 // Total is the number of checks.
@@ -60,7 +62,7 @@ type CheckRow struct {
 	Name, Op, Expected, Tolerance, Got string
 	Source                             string // the check's source text
 	Class                              string // paper, derived or regression
-	Result                             string // pass, deviation or fail
+	Result                             string // pass, deviation, inconclusive or fail
 	Reason                             string // deviation reason, or why it fails
 	Note                               string
 }
@@ -144,6 +146,9 @@ func (e *Experiment) evaluate(g *golden.File, res *experiment.Result) {
 		if o.Found {
 			row.Got = num(o.Got)
 		}
+		if o.Verdict != "" { // judged on its 95% interval
+			row.Got += " [" + num(o.Lo) + ", " + num(o.Hi) + "]"
+		}
 		switch c.Op {
 		case "lt", "gt":
 			row.Tolerance = "strict"
@@ -157,6 +162,9 @@ func (e *Experiment) evaluate(g *golden.File, res *experiment.Result) {
 		case o.Deviates:
 			row.Result, row.Reason = "deviation", c.Reason(o.Got)
 			e.Count.Missed++
+		case o.Pass && o.Verdict == golden.Inconclusive:
+			row.Result, row.Reason = "inconclusive", c.Reason(o.Got)
+			e.Count.Inconclusive++
 		case o.Pass:
 			row.Result = "pass"
 		default:
