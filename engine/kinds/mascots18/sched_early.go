@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -31,18 +32,26 @@ type schedEarlyParams struct {
 	Progress float64
 	// CDFPoints is the number of quantiles drawn per CDF.
 	CDFPoints int `toml:"cdf_points"`
+	// Replications is the number of independent replications (≥
+	// experiment.MinReplications), each with its own seed from the spec's
+	// generator (Env.Seeds) and common random numbers across the γ.
+	Replications int
 }
 
 // schedEarly simulates malleable HELL with the early-termination service
-// times S_i^t(w)·(J_i/J_i^t)^γ (mascots18 §VI, Fig. 14) for every γ, on the
-// same arrivals (common random numbers), each run exactly MaxJobs arrivals
-// long (the stopping rule is held off so every γ is measured on the same
-// jobs). It plots the response-time CDF per γ (x in hours) and records, per
-// γ: mean_h.<γ> (mean response time), ci_rel.<γ>, mean_progress_h.<γ> (mean
-// time to the progress fraction), progress_reduction.<γ> = 1 −
-// progress(γ)/progress(0) and response_increase.<γ> = mean(γ)/mean(0) − 1.
+// times S_i^t(w)·(J_i/J_i^t)^γ (mascots18 §VI, Fig. 14) for every γ in
+// Replications independent replications; within one, every γ runs on the
+// same arrivals (common random numbers), exactly MaxJobs arrivals long
+// (the stopping rule is held off so every γ is measured on the same
+// jobs). It plots the pooled response-time CDF per γ (x in hours) and
+// records, per γ, as means over the replications with their 95% interval
+// (.ci95_lo, .ci95_hi; experiment.MetricCI): mean_h.<γ> (mean response
+// time), mean_progress_h.<γ> (mean time to the progress fraction),
+// progress_reduction.<γ> = 1 − progress(γ)/progress(0) and
+// response_increase.<γ> = mean(γ)/mean(0) − 1; and ci_rel.<γ>,
+// progress_ci_rel.<γ>, the relative half-widths.
 func schedEarly(ctx context.Context, env *experiment.Env) (*experiment.Result, error) {
-	p := schedEarlyParams{schedParams: defaultSchedParams(), Load: 0.6, Progress: 0.4, CDFPoints: 200}
+	p := schedEarlyParams{schedParams: defaultSchedParams(), Load: 0.6, Progress: 0.4, CDFPoints: 200, Replications: experiment.MinReplications}
 	if err := env.Params(&p); err != nil {
 		return nil, err
 	}
@@ -58,6 +67,8 @@ func schedEarly(ctx context.Context, env *experiment.Env) (*experiment.Result, e
 		return nil, env.Errorf("progress", "progress %v, need 0 < progress ≤ 1", p.Progress)
 	case p.CDFPoints < 2:
 		return nil, env.Errorf("cdf_points", "cdf_points %d, need ≥ 2", p.CDFPoints)
+	case p.Replications < experiment.MinReplications || p.Replications > 1000:
+		return nil, env.Errorf("replications", "replications %d, need %d to 1000", p.Replications, experiment.MinReplications)
 	}
 	for _, g := range p.Gammas {
 		if !(g >= 0) || math.IsInf(g, 0) {
@@ -68,11 +79,14 @@ func schedEarly(ctx context.Context, env *experiment.Env) (*experiment.Result, e
 	if err != nil {
 		return nil, err
 	}
-	seed := env.Rand().Uint64() | 1
-	runs := make([]schedRun, len(p.Gammas))
-	for i, g := range p.Gammas {
-		runs[i] = schedRun{seed: seed, cfg: sched.Config{Nodes: p.Nodes, Workload: wl, Policy: sched.HELL{Gamma: g}, Load: p.Load,
-			MaxJobs: p.MaxJobs, MinJobs: p.MaxJobs + 1, Precision: p.Precision, MaxInSystem: p.MaxInSystem, Progress: []float64{p.Progress}}}
+	seeds := env.Seeds(p.Replications)
+	nG := len(p.Gammas)
+	runs := make([]schedRun, p.Replications*nG)
+	for k, seed := range seeds {
+		for i, g := range p.Gammas {
+			runs[k*nG+i] = schedRun{seed: seed, cfg: sched.Config{Nodes: p.Nodes, Workload: wl, Policy: sched.HELL{Gamma: g}, Load: p.Load,
+				MaxJobs: p.MaxJobs, MinJobs: p.MaxJobs + 1, Precision: p.Precision, MaxInSystem: p.MaxInSystem, Progress: []float64{p.Progress}}}
+		}
 	}
 	results, err := schedRunAll(ctx, runs, true)
 	if err != nil {
@@ -80,29 +94,47 @@ func schedEarly(ctx context.Context, env *experiment.Env) (*experiment.Result, e
 	}
 	res := experiment.NewResult()
 	schedWorkloadMetrics(res, wl, p.Nodes)
-	base := results[slices.Index(p.Gammas, 0)]
+	i0 := slices.Index(p.Gammas, 0)
 	for i, g := range p.Gammas {
-		r := results[i]
 		key := schedKey(g)
-		res.Metric("unstable."+key, schedOne(r.Unstable))
-		if r.Unstable || base.Unstable {
-			res.Note("γ = %g: unstable (%s)", g, r.Reason)
+		var unstable []string
+		for k := range seeds {
+			if r, base := results[k*nG+i], results[k*nG+i0]; r.Unstable || base.Unstable {
+				unstable = append(unstable, fmt.Sprintf("replication %d: %s%s", k, r.Reason, base.Reason))
+			}
+		}
+		res.Metric("unstable."+key, schedOne(len(unstable) > 0))
+		if len(unstable) > 0 {
+			res.Note("γ = %g: unstable (%s)", g, strings.Join(unstable, "; "))
 			continue
 		}
+		var mean, progress, reduction, increase, times []float64
+		jobs := 0
+		for k := range seeds {
+			r, base := results[k*nG+i], results[k*nG+i0]
+			mp := r.MeanProgressTime[0]
+			mean = append(mean, r.MeanResponse/3600)
+			progress = append(progress, mp/3600)
+			reduction = append(reduction, 1-mp/base.MeanProgressTime[0])
+			increase = append(increase, r.MeanResponse/base.MeanResponse-1)
+			times = append(times, r.ResponseTimes...)
+			jobs += len(r.ResponseTimes)
+		}
 		label := fmt.Sprintf("γ = %g", g)
-		for _, q := range schedCDF(r.ResponseTimes, p.CDFPoints) {
+		for _, q := range schedCDF(times, p.CDFPoints) {
 			res.Point(label, "hell", dataset.Derived, q[0]/3600, q[1])
 		}
-		mp := r.MeanProgressTime[0]
-		res.Metric("progress_ci_rel."+key, schedCIHalfWidth(schedProgressTimes(r), sched.DefaultBatches)/mp)
-		res.Metric("mean_h."+key, r.MeanResponse/3600)
-		res.Metric("ci_rel."+key, r.HalfWidth/r.MeanResponse)
-		res.Metric("jobs."+key, float64(len(r.ResponseTimes)))
-		res.Metric("mean_progress_h."+key, mp/3600)
-		res.Metric("progress_reduction."+key, 1-mp/base.MeanProgressTime[0])
-		res.Metric("response_increase."+key, r.MeanResponse/base.MeanResponse-1)
-		res.Note("γ = %-5g T = %7.2f h ± %4.1f%%, time to %g%% progress %6.2f h (%+.1f%% vs γ = 0), %d jobs",
-			g, r.MeanResponse/3600, 100*r.HalfWidth/r.MeanResponse, 100*p.Progress, mp/3600, -100*(1-mp/base.MeanProgressTime[0]), len(r.ResponseTimes))
+		res.MetricCI("mean_h."+key, mean)
+		res.MetricCI("mean_progress_h."+key, progress)
+		res.MetricCI("progress_reduction."+key, reduction)
+		res.MetricCI("response_increase."+key, increase)
+		m, lo, _ := experiment.MeanCI(mean)
+		res.Metric("ci_rel."+key, (m-lo)/m)
+		m, lo, _ = experiment.MeanCI(progress)
+		res.Metric("progress_ci_rel."+key, (m-lo)/m)
+		res.Metric("jobs."+key, float64(jobs))
+		res.Note("γ = %-5g T = %7.2f h ± %4.1f%%, time to %g%% progress %6.2f h (%+.1f%% vs γ = 0, 95%% CI over %d replications), %d jobs",
+			g, stat.Mean(mean, nil), 100*res.Metrics["ci_rel."+key], 100*p.Progress, m, -100*res.Metrics["progress_reduction."+key], len(seeds), jobs)
 	}
 	return res, nil
 }
