@@ -151,6 +151,12 @@ func (r *Result) PointError(series, model, origin string, x, y, relErr float64) 
 	r.add(series, "", x, y, y, y, model, origin, relErr)
 }
 
+// PointRangeError adds a predicted point with an error bar from lo to hi
+// (its 95% interval) and its relative error against a measurement.
+func (r *Result) PointRangeError(series, model, origin string, x, y, lo, hi, relErr float64) {
+	r.add(series, "", x, y, lo, hi, model, origin, relErr)
+}
+
 // Bar adds a bar of a bar chart: series is the bar group's legend entry,
 // category its label on the x axis.
 func (r *Result) Bar(series, category, model, origin string, y float64) {

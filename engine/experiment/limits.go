@@ -54,15 +54,20 @@ func SimEvents(opsPerStep, steps int, workers ...int) float64 {
 // drive the estimate); the error gives the estimate and the key that raises
 // the limit.
 func (e *Env) CheckEvents(events float64, what string) error {
-	limit := e.Spec.Limits.Events
-	if limit <= 0 {
-		limit = DefaultMaxEvents
-	}
+	limit := e.EventLimit()
 	if events <= limit {
 		return nil
 	}
 	return e.Spec.Errorf([]string{"params"}, "%s: about %.3g simulator events exceed the limit of %.3g; "+
 		"lower its workers or steps, or raise it with [limits] events = %.3g if you mean it", what, events, limit, events)
+}
+
+// EventLimit is the spec's [limits] events, or DefaultMaxEvents.
+func (e *Env) EventLimit() float64 {
+	if e.Spec.Limits.Events > 0 {
+		return e.Spec.Limits.Events
+	}
+	return DefaultMaxEvents
 }
 
 // checkLimits walks the raw spec b and refuses worker and step counts

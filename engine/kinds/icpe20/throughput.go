@@ -12,6 +12,7 @@ import (
 	"pslab/engine/mva"
 	"pslab/engine/predict"
 	"pslab/engine/sim"
+	"pslab/engine/trace"
 	"pslab/engine/zoo"
 )
 
@@ -111,8 +112,19 @@ type tputReported struct{ Figure, Metric, Label string }
 
 type tputParams struct {
 	tputSettings
-	// Warmup is the number of step completions excluded (0 → 50).
+	// Warmup is the number of step completions excluded (0 → 50) by the
+	// paper procedure.
 	Warmup int
+	// Estimate is how the simulator's throughput is obtained: "paper"
+	// (default: one run of Steps per worker, the first Warmup completions
+	// excluded, workers started together, icpe20 §4.1) or "converged"
+	// (sim.Estimate: independent replications with workers started apart
+	// and their MSER-5 transient deleted, until the 95% interval is within
+	// Precision; Steps is each replication's initial length).
+	Estimate string
+	// Precision is the converged estimate's target relative half-width
+	// (0 → sim.DefaultTarget).
+	Precision float64
 	// ProfileSteps is the number of steps of the 1-worker trace (0 → 100).
 	ProfileSteps int `toml:"profile_steps"`
 	// AlphaNsPerByte and BetaUs are the parsing overhead α (ns/byte) and
@@ -151,8 +163,9 @@ var tputLinVariants = map[string]mva.Variant{"exact": mva.Exact, "approximate": 
 type tputCurve struct {
 	c      tputCase
 	coarse predict.Coarse
-	runs   []sim.Result
-	sim    []float64 // examples/s per worker count
+	runs   []sim.Result   // paper procedure
+	est    []sim.Estimate // converged estimates
+	sim    []float64      // examples/s per worker count
 	// coarseY holds the coarse models' curves (series key → examples/s per
 	// worker count), for errors against measurements.
 	coarseY map[string][]float64
@@ -189,7 +202,7 @@ func icpe20Throughput(ctx context.Context, env *experiment.Env) (*experiment.Res
 	p := tputParams{
 		tputSettings: tputSettings{Transport: "multiplex", Order: "fifo", Servers: 1, DeviceSpeed: 1, BandwidthGbps: 10, WindowMB: 28,
 			OverheadOn: sim.ReceiveThreads.String()},
-		Series: []string{"simulator"}, LinVariant: "hybrid", KneeEpsilon: 0.05, ExtrapolateSteps: sim.DefaultSteps,
+		Estimate: "paper", Series: []string{"simulator"}, LinVariant: "hybrid", KneeEpsilon: 0.05, ExtrapolateSteps: sim.DefaultSteps,
 	}
 	if err := env.Params(&p); err != nil {
 		return nil, err
@@ -246,6 +259,16 @@ func icpe20Throughput(ctx context.Context, env *experiment.Env) (*experiment.Res
 
 // check validates the parameters and fills the cases' settings.
 func (p *tputParams) check(env *experiment.Env) error {
+	switch {
+	case p.Estimate != "paper" && p.Estimate != "converged":
+		return env.Errorf("estimate", "estimate %q (want paper or converged)", p.Estimate)
+	case p.Estimate == "converged" && slices.Contains(p.Series, "events"):
+		return env.Errorf("estimate", "the events series counts one paper-procedure run; use estimate = \"paper\"")
+	case math.IsNaN(p.Precision) || p.Precision < 0 || p.Precision > sim.MaxTarget:
+		return env.Errorf("precision", "precision %v: want a relative half-width in (0, %g] (0: %g)", p.Precision, sim.MaxTarget, sim.DefaultTarget)
+	case p.Estimate == "converged" && p.Warmup != 0:
+		return env.Errorf("warmup", "warmup applies to estimate = \"paper\"; the converged estimate deletes its transient by MSER-5")
+	}
 	for _, s := range p.Series {
 		if !slices.Contains(tputSeriesKeys, s) {
 			return env.Errorf("series", "unknown series %q (want %v)", s, tputSeriesKeys)
@@ -327,6 +350,32 @@ func (p *tputParams) check(env *experiment.Env) error {
 	return nil
 }
 
+// estimate fills cv with converged estimates (sim.Estimate) for every W.
+// The events bound is the experiment's limit, shared by the points.
+func (p *tputParams) estimate(env *experiment.Env, c *tputCase, tr *trace.Trace, cfg sim.Config, ws []int, cv *tputCurve) error {
+	steps := cfg.Steps
+	if steps <= 0 {
+		steps = sim.DefaultEstimateSteps
+	}
+	least := float64(sim.DefaultReplications) * experiment.SimEvents(len(tr.Steps[0].Ops), steps, ws...)
+	if err := env.CheckEvents(least, fmt.Sprintf("case %q", c.ID)); err != nil {
+		return err
+	}
+	pr, err := sim.Compile(tr)
+	if err != nil {
+		return fmt.Errorf("case %q: %w", c.ID, err)
+	}
+	cfg.Warmup = 0
+	prec := sim.Precision{Target: p.Precision, MaxEvents: int64(env.EventLimit() / float64(len(ws)))}
+	if cv.est, err = pr.EstimateSweep(cfg, prec, ws); err != nil {
+		return fmt.Errorf("case %q: %w", c.ID, err)
+	}
+	for _, e := range cv.est {
+		cv.sim = append(cv.sim, e.Throughput)
+	}
+	return nil
+}
+
 // run gets the case's 1-worker trace and simulates every W.
 func (p *tputParams) run(env *experiment.Env, c *tputCase, ws []int, cache map[string]*zoo.Profile) (*tputCurve, error) {
 	tr, err := p.trace(env, c, cache)
@@ -355,6 +404,9 @@ func (p *tputParams) run(env *experiment.Env, c *tputCase, ws []int, cache map[s
 	steps := cfg.Steps
 	if steps <= 0 {
 		steps = sim.DefaultSteps
+	}
+	if p.Estimate == "converged" {
+		return cv, p.estimate(env, c, tr, cfg, ws, cv)
 	}
 	if err := env.CheckEvents(experiment.SimEvents(len(tr.Steps[0].Ops), steps, ws...), fmt.Sprintf("case %q", c.ID)); err != nil {
 		return nil, err

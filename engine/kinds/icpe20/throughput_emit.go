@@ -35,9 +35,17 @@ func (p *tputParams) emit(env *experiment.Env, res *experiment.Result, cv *tputC
 	if cv.sim != nil {
 		name := c.Label + ": icpe20 simulator"
 		for i, w := range ws {
-			if r, ok := cv.relErr(w, cv.sim[i]); ok {
+			r, ok := cv.relErr(w, cv.sim[i])
+			switch {
+			case cv.est != nil: // converged: the 95% interval as y_lo, y_hi
+				e := cv.est[i]
+				res.PointRangeError(name, "icpe20-simulator", dataset.Derived, float64(w), e.Throughput, e.Lo, e.Hi, r)
+				if !e.Converged {
+					res.Note("%s, W = %d: not converged (%s)", name, w, e.Stop)
+				}
+			case ok:
 				res.PointError(name, "icpe20-simulator", dataset.Derived, float64(w), cv.sim[i], r)
-			} else {
+			default:
 				res.Point(name, "icpe20-simulator", dataset.Derived, float64(w), cv.sim[i])
 			}
 		}
@@ -50,8 +58,10 @@ func (p *tputParams) emit(env *experiment.Env, res *experiment.Result, cv *tputC
 		if ws[0] == 1 {
 			res.Metric("x1_over_profile."+id, cv.sim[0]/(float64(c.Batch)/co.Step))
 		}
-		r := cv.runs[0]
-		res.Metric("events_per_step."+id, float64(r.Events)/float64(r.Steps))
+		if cv.runs != nil {
+			r := cv.runs[0]
+			res.Metric("events_per_step."+id, float64(r.Events)/float64(r.Steps))
+		}
 		res.Note("%s: simulator knee W = %d (ε = %g, saturated within the sweep: %v), peak %.4g examples/s = %.3g of the link bound",
 			c.Label, k, p.KneeEpsilon, sat, peak, peak/cv.bound)
 	}

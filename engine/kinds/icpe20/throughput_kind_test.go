@@ -12,6 +12,7 @@ import (
 
 	"pslab/engine/dataset"
 	"pslab/engine/experiment"
+	"pslab/engine/sim"
 	"pslab/engine/zoo"
 )
 
@@ -114,6 +115,26 @@ func TestThroughputKindCaseSeries(t *testing.T) {
 	}
 	require.Equal(t, map[string]bool{"toy: Cynthia (icpe20 restatement)": true}, names)
 	require.NotContains(t, res.Metrics, "knee.toy")
+}
+
+// TestThroughputKindConverged: estimate = "converged" draws each simulator
+// point as a converged estimate with its 95% interval as y_lo, y_hi, the
+// same one sim.Estimate gives.
+func TestThroughputKindConverged(t *testing.T) {
+	t.Parallel()
+	root := tputRoot(t)
+	res, err := runTput(t, root, "", "estimate = \"converged\"\n"+toyCase)
+	require.NoError(t, err)
+	ys, lo, hi := res.Table.Floats("y"), res.Table.Floats("y_lo"), res.Table.Floats("y_hi")
+	require.NotEmpty(t, ys)
+	for i := range ys {
+		require.Less(t, lo[i], ys[i])
+		require.Greater(t, hi[i], ys[i])
+		require.LessOrEqual(t, (hi[i]-lo[i])/(2*ys[i]), sim.DefaultTarget)
+	}
+	paper, err := runTput(t, root, "", toyCase)
+	require.NoError(t, err)
+	require.NotEqual(t, paper.Table.Floats("y"), ys, "the paper procedure is one run, the estimate a mean over replications")
 }
 
 func TestThroughputKindDeterministic(t *testing.T) {
@@ -328,6 +349,10 @@ func TestThroughputKindInvalidParams(t *testing.T) {
 		{`lin_variant = "fancy"` + toyCase, `unknown MVA variant "fancy"`},
 		{`beta_us = -1` + toyCase, "need a finite value ≥ 0"},
 		{`knee_epsilon = 1.5` + toyCase, "0 < ε < 1"},
+		{`estimate = "best"` + toyCase, `estimate "best"`},
+		{"estimate = \"converged\"\nprecision = 0.7\n" + toyCase, "precision 0.7"},
+		{"estimate = \"converged\"\nwarmup = 5\n" + toyCase, "warmup applies to estimate"},
+		{"estimate = \"converged\"\nseries = [\"events\"]\n" + toyCase, "events series counts one paper-procedure run"},
 		{``, "no [[params.case]]"},
 		{toyCase + "transport = \"pigeon\"\n", `unknown link mode "pigeon"`},
 		{toyCase + "order = \"lifo\"\n", `unknown stream order "lifo"`},
