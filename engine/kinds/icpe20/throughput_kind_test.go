@@ -12,7 +12,6 @@ import (
 
 	"pslab/engine/dataset"
 	"pslab/engine/experiment"
-	"pslab/engine/sim"
 	"pslab/engine/zoo"
 )
 
@@ -119,18 +118,18 @@ func TestThroughputKindCaseSeries(t *testing.T) {
 
 // TestThroughputKindConverged: estimate = "converged" draws each simulator
 // point as a converged estimate with its 95% interval as y_lo, y_hi, the
-// same one sim.Estimate gives.
+// half-width within its precision.
 func TestThroughputKindConverged(t *testing.T) {
 	t.Parallel()
 	root := tputRoot(t)
-	res, err := runTput(t, root, "", "estimate = \"converged\"\n"+toyCase)
+	res, err := runTput(t, root, "", "estimate = \"converged\"\nprecision = 0.05\n"+toyCase)
 	require.NoError(t, err)
 	ys, lo, hi := res.Table.Floats("y"), res.Table.Floats("y_lo"), res.Table.Floats("y_hi")
 	require.NotEmpty(t, ys)
 	for i := range ys {
 		require.Less(t, lo[i], ys[i])
 		require.Greater(t, hi[i], ys[i])
-		require.LessOrEqual(t, (hi[i]-lo[i])/(2*ys[i]), sim.DefaultTarget)
+		require.LessOrEqual(t, (hi[i]-lo[i])/(2*ys[i]), 0.05)
 	}
 	paper, err := runTput(t, root, "", toyCase)
 	require.NoError(t, err)
