@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"pslab/engine/sim"
 )
 
 // dirTree lists the names under dir.
@@ -85,6 +87,7 @@ func TestPredictConvergedEstimate(t *testing.T) {
 				Lo         []float64 `json:"ci95_lo_examples_per_s"`
 				Hi         []float64 `json:"ci95_hi_examples_per_s"`
 				Converged  []bool    `json:"converged"`
+				Reps       []int     `json:"replications"`
 			} `json:"models"`
 		} `json:"runs"`
 	}
@@ -92,6 +95,8 @@ func TestPredictConvergedEstimate(t *testing.T) {
 	simM, cyn := js.Runs[0].Models[0], js.Runs[0].Models[1]
 	require.Equal(t, "simulator", simM.Model)
 	require.Equal(t, []bool{true, true}, simM.Converged)
+	require.Len(t, simM.Reps, 2)
+	require.GreaterOrEqual(t, simM.Reps[0], sim.DefaultReplications)
 	for i := range simM.Throughput {
 		require.Less(t, simM.Lo[i], simM.Throughput[i])
 		require.Greater(t, simM.Hi[i], simM.Throughput[i])

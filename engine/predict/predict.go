@@ -121,6 +121,9 @@ type Curve struct {
 	// Converged reports per point whether the simulator's estimate
 	// reached Cluster.Precision's target (nil as Lo).
 	Converged []bool
+	// Replications and Steps say how each point was obtained: independent
+	// replications of Steps steps per worker each (nil as Lo).
+	Replications, Steps []int
 }
 
 // Unavailable is a model asked for that has no curve, and why (printed in
@@ -317,6 +320,7 @@ func run(tr *trace.Trace, c Cluster, workers []int, models []Model, prof *zoo.Pr
 			for _, e := range p.Estimates {
 				cv.Throughput, cv.Lo, cv.Hi = append(cv.Throughput, e.Throughput), append(cv.Lo, e.Lo), append(cv.Hi, e.Hi)
 				cv.Converged = append(cv.Converged, e.Converged)
+				cv.Replications, cv.Steps = append(cv.Replications, e.Replications), append(cv.Steps, e.Steps)
 			}
 			p.Curves = append(p.Curves, cv)
 			continue

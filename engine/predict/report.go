@@ -170,13 +170,14 @@ func (r *Report) WriteText(w io.Writer) error {
 
 // csvHeader is the header of WriteCSV.
 var csvHeader = []string{"bandwidth_bytes_per_s", "workers", "model", "throughput_examples_per_s", "measured_examples_per_s", "rel_error", "link_bound_examples_per_s",
-	"throughput_per_gpu_examples_per_s", "gpus_per_node", "sync", "status", "ci95_lo_examples_per_s", "ci95_hi_examples_per_s", "converged"}
+	"throughput_per_gpu_examples_per_s", "gpus_per_node", "sync", "status", "ci95_lo_examples_per_s", "ci95_hi_examples_per_s", "converged", "replications", "steps_per_replication"}
 
 // WriteCSV writes one row per bandwidth, worker count and model (long
 // format; measured and rel_error are empty where there is no measurement;
 // a model without a curve has empty numbers and status "n/a (reason)";
-// ci95_lo, ci95_hi and converged are the simulator's converged estimate,
-// empty for the analytical models and the paper procedure).
+// ci95_lo, ci95_hi, converged, replications and steps_per_replication are
+// the simulator's converged estimate, empty for the analytical models and
+// the paper procedure).
 func (r *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(csvHeader); err != nil {
@@ -190,9 +191,10 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	for k, p := range r.Runs {
 		for i, wk := range p.Workers {
 			for _, m := range p.models() {
-				row := []string{num(p.Bandwidth), strconv.Itoa(wk), string(m), "", "", "", num(p.LinkBound), "", strconv.Itoa(p.gpus()), p.Sync.String(), "ok", "", "", ""}
+				row := []string{num(p.Bandwidth), strconv.Itoa(wk), string(m), "", "", "", num(p.LinkBound), "", strconv.Itoa(p.gpus()), p.Sync.String(), "ok", "", "", "", "", ""}
 				if c, ok := p.curve(m); ok && c.Lo != nil {
 					row[11], row[12], row[13] = num(c.Lo[i]), num(c.Hi[i]), strconv.FormatBool(c.Converged[i])
+					row[14], row[15] = strconv.Itoa(c.Replications[i]), strconv.Itoa(c.Steps[i])
 				}
 				if y, ok := p.Curve(m); ok {
 					row[3], row[7] = num(y[i]), num(y[i]/float64(wk*p.gpus()))
@@ -231,6 +233,8 @@ type jsonCurve struct {
 	Lo         []jsonFloat `json:"ci95_lo_examples_per_s,omitempty"`
 	Hi         []jsonFloat `json:"ci95_hi_examples_per_s,omitempty"`
 	Converged  []bool      `json:"converged,omitempty"`
+	Reps       []int       `json:"replications,omitempty"`
+	Steps      []int       `json:"steps_per_replication,omitempty"`
 	Knee       int         `json:"knee,omitempty"`
 }
 
@@ -305,7 +309,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 				for i := range c.Lo {
 					jc.Lo, jc.Hi = append(jc.Lo, jsonFloat(c.Lo[i])), append(jc.Hi, jsonFloat(c.Hi[i]))
 				}
-				jc.Converged = c.Converged
+				jc.Converged, jc.Reps, jc.Steps = c.Converged, c.Replications, c.Steps
 			}
 			for i, v := range y {
 				jc.Throughput = append(jc.Throughput, jsonFloat(v))
