@@ -128,6 +128,7 @@ func RunProfile(p *zoo.Profile, c Cluster, workers []int, models []Model) (*Pred
 			if pc.Lo != nil {
 				c.Lo, c.Hi, c.Converged = append(c.Lo, pc.Lo[0]), append(c.Hi, pc.Hi[0]), append(c.Converged, pc.Converged[0])
 				c.Replications, c.Steps = append(c.Replications, pc.Replications[0]), append(c.Steps, pc.Steps[0])
+				c.Modes = append(c.Modes, pc.Modes[0])
 			}
 		}
 	}

@@ -124,6 +124,9 @@ type Curve struct {
 	// Replications and Steps say how each point was obtained: independent
 	// replications of Steps steps per worker each (nil as Lo).
 	Replications, Steps []int
+	// Modes are the operating modes of each point when its replications
+	// suggest more than one (sim.Estimate.Modes), else nil (nil as Lo).
+	Modes [][]sim.OperatingMode
 }
 
 // Unavailable is a model asked for that has no curve, and why (printed in
@@ -321,6 +324,7 @@ func run(tr *trace.Trace, c Cluster, workers []int, models []Model, prof *zoo.Pr
 				cv.Throughput, cv.Lo, cv.Hi = append(cv.Throughput, e.Throughput), append(cv.Lo, e.Lo), append(cv.Hi, e.Hi)
 				cv.Converged = append(cv.Converged, e.Converged)
 				cv.Replications, cv.Steps = append(cv.Replications, e.Replications), append(cv.Steps, e.Steps)
+				cv.Modes = append(cv.Modes, e.Modes)
 			}
 			p.Curves = append(p.Curves, cv)
 			continue

@@ -12,6 +12,7 @@ import (
 
 	"pslab/engine/dataset"
 	"pslab/engine/experiment"
+	"pslab/engine/sim"
 )
 
 // Report is the predictions of one input at one or more bandwidths, with
@@ -63,6 +64,9 @@ func (r *Report) Result() *experiment.Result {
 		}
 		for _, u := range p.Unavailable {
 			res.Note("%s: %s: n/a (%s)", BandwidthLabel(p.Bandwidth), u.Model.Label(), u.Reason)
+		}
+		for _, n := range modeNotes(p) {
+			res.Note("%s: %s", BandwidthLabel(p.Bandwidth), n)
 		}
 		for _, c := range p.Curves {
 			for i, w := range p.Workers {
@@ -124,6 +128,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		if err := r.writeTable(w, p, k == 0, measured, false); err != nil {
 			return err
 		}
+		for _, n := range modeNotes(p) {
+			fmt.Fprintf(w, "note: %s\n", n)
+		}
 		if p.gpus() > 1 {
 			fmt.Fprintf(w, "per GPU (examples/s; %d GPUs per node)\n", p.gpus())
 			if err := r.writeTable(w, p, false, nil, true); err != nil {
@@ -170,14 +177,15 @@ func (r *Report) WriteText(w io.Writer) error {
 
 // csvHeader is the header of WriteCSV.
 var csvHeader = []string{"bandwidth_bytes_per_s", "workers", "model", "throughput_examples_per_s", "measured_examples_per_s", "rel_error", "link_bound_examples_per_s",
-	"throughput_per_gpu_examples_per_s", "gpus_per_node", "sync", "status", "ci95_lo_examples_per_s", "ci95_hi_examples_per_s", "converged", "replications", "steps_per_replication"}
+	"throughput_per_gpu_examples_per_s", "gpus_per_node", "sync", "status", "ci95_lo_examples_per_s", "ci95_hi_examples_per_s", "converged", "replications", "steps_per_replication", "modes"}
 
 // WriteCSV writes one row per bandwidth, worker count and model (long
 // format; measured and rel_error are empty where there is no measurement;
 // a model without a curve has empty numbers and status "n/a (reason)";
-// ci95_lo, ci95_hi, converged, replications and steps_per_replication are
-// the simulator's converged estimate, empty for the analytical models and
-// the paper procedure).
+// ci95_lo, ci95_hi, converged, replications, steps_per_replication and
+// modes ("examples/s@fraction;…" when the replications settle in more
+// than one operating mode) are the simulator's converged estimate, empty
+// for the analytical models and the paper procedure).
 func (r *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(csvHeader); err != nil {
@@ -191,10 +199,10 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	for k, p := range r.Runs {
 		for i, wk := range p.Workers {
 			for _, m := range p.models() {
-				row := []string{num(p.Bandwidth), strconv.Itoa(wk), string(m), "", "", "", num(p.LinkBound), "", strconv.Itoa(p.gpus()), p.Sync.String(), "ok", "", "", "", "", ""}
+				row := []string{num(p.Bandwidth), strconv.Itoa(wk), string(m), "", "", "", num(p.LinkBound), "", strconv.Itoa(p.gpus()), p.Sync.String(), "ok", "", "", "", "", "", ""}
 				if c, ok := p.curve(m); ok && c.Lo != nil {
 					row[11], row[12], row[13] = num(c.Lo[i]), num(c.Hi[i]), strconv.FormatBool(c.Converged[i])
-					row[14], row[15] = strconv.Itoa(c.Replications[i]), strconv.Itoa(c.Steps[i])
+					row[14], row[15], row[16] = strconv.Itoa(c.Replications[i]), strconv.Itoa(c.Steps[i]), modesText(c.Modes[i])
 				}
 				if y, ok := p.Curve(m); ok {
 					row[3], row[7] = num(y[i]), num(y[i]/float64(wk*p.gpus()))
@@ -225,17 +233,52 @@ func (f jsonFloat) MarshalJSON() ([]byte, error) {
 }
 
 type jsonCurve struct {
-	Model      Model       `json:"model"`
-	Label      string      `json:"label"`
-	Status     string      `json:"status"`
-	Throughput []jsonFloat `json:"throughput_examples_per_s,omitempty"`
-	PerGPU     []jsonFloat `json:"throughput_per_gpu_examples_per_s,omitempty"`
-	Lo         []jsonFloat `json:"ci95_lo_examples_per_s,omitempty"`
-	Hi         []jsonFloat `json:"ci95_hi_examples_per_s,omitempty"`
-	Converged  []bool      `json:"converged,omitempty"`
-	Reps       []int       `json:"replications,omitempty"`
-	Steps      []int       `json:"steps_per_replication,omitempty"`
-	Knee       int         `json:"knee,omitempty"`
+	Model      Model        `json:"model"`
+	Label      string       `json:"label"`
+	Status     string       `json:"status"`
+	Throughput []jsonFloat  `json:"throughput_examples_per_s,omitempty"`
+	PerGPU     []jsonFloat  `json:"throughput_per_gpu_examples_per_s,omitempty"`
+	Lo         []jsonFloat  `json:"ci95_lo_examples_per_s,omitempty"`
+	Hi         []jsonFloat  `json:"ci95_hi_examples_per_s,omitempty"`
+	Converged  []bool       `json:"converged,omitempty"`
+	Reps       []int        `json:"replications,omitempty"`
+	Modes      [][]jsonMode `json:"modes,omitempty"`
+	Steps      []int        `json:"steps_per_replication,omitempty"`
+	Knee       int          `json:"knee,omitempty"`
+}
+
+// jsonMode is one operating mode of a simulator point.
+type jsonMode struct {
+	Throughput float64 `json:"throughput_examples_per_s"`
+	Frequency  float64 `json:"frequency"`
+}
+
+// modesText is a point's operating modes for CSV, "1170@0.2;1309@0.8"
+// (examples/s @ fraction of replications), or "".
+func modesText(ms []sim.OperatingMode) string {
+	var parts []string
+	for _, m := range ms {
+		parts = append(parts, strconv.FormatFloat(m.Throughput, 'g', 6, 64)+"@"+strconv.FormatFloat(m.Frequency, 'g', 3, 64))
+	}
+	return strings.Join(parts, ";")
+}
+
+// modeNotes are the text notes on the points with operating modes.
+func modeNotes(p *Prediction) []string {
+	var out []string
+	for _, c := range p.Curves {
+		for i, ms := range c.Modes {
+			if len(ms) == 0 {
+				continue
+			}
+			s := fmt.Sprintf("%s at W = %d: the replications settle in %d operating modes:", c.Model, p.Workers[i], len(ms))
+			for _, m := range ms {
+				s += fmt.Sprintf(" %.5g examples/s (%.0f%%)", m.Throughput, 100*m.Frequency)
+			}
+			out = append(out, s+"; the interval is that of their mixture")
+		}
+	}
+	return out
 }
 
 type jsonCoarse struct {
@@ -310,6 +353,13 @@ func (r *Report) WriteJSON(w io.Writer) error {
 					jc.Lo, jc.Hi = append(jc.Lo, jsonFloat(c.Lo[i])), append(jc.Hi, jsonFloat(c.Hi[i]))
 				}
 				jc.Converged, jc.Reps, jc.Steps = c.Converged, c.Replications, c.Steps
+				for _, ms := range c.Modes {
+					var jm []jsonMode
+					for _, m := range ms {
+						jm = append(jm, jsonMode{m.Throughput, m.Frequency})
+					}
+					jc.Modes = append(jc.Modes, jm)
+				}
 			}
 			for i, v := range y {
 				jc.Throughput = append(jc.Throughput, jsonFloat(v))

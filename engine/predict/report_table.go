@@ -38,7 +38,11 @@ func cell(p *Prediction, m Model, i int, perGPU bool) string {
 	}
 	s := fmt.Sprintf("%.5g", c.Throughput[i]/div)
 	if c.Lo != nil { // the 95% interval's half-width, relative
-		s += fmt.Sprintf(" ±%.2g%%", 100*(c.Hi[i]-c.Lo[i])/(2*c.Throughput[i]))
+		if hw := 100 * (c.Hi[i] - c.Lo[i]) / (2 * c.Throughput[i]); hw < 0.001 {
+			s += " ±<0.001%"
+		} else {
+			s += fmt.Sprintf(" ±%.2g%%", hw)
+		}
 		if !c.Converged[i] {
 			s += " (not converged)"
 		}

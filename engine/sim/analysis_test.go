@@ -135,3 +135,27 @@ func TestEstimateConverges(t *testing.T) {
 	require.Greater(t, tight.HalfWidth, 1e-5)
 	require.Greater(t, tight.Replications, e.Replications)
 }
+
+// TestEstimateModes: AlexNet with one profiled step, flow control off,
+// W = 3 settles in one of two periodic modes (doc.go): the estimate says
+// so, with both modes below the link bound and the slower one rare; at
+// W = 2 the replications agree and no mode is reported.
+func TestEstimateModes(t *testing.T) {
+	t.Parallel()
+	pr, err := Compile(zooTrace(t, "alexnet", 1, 0, 0, 1))
+	require.NoError(t, err)
+	cfg := Config{Link: Link{Mode: WholeStream}, Seed: 1, Steps: 400}
+	cfg.Workers = 3
+	e, err := pr.Estimate(cfg, Precision{Target: 0.05})
+	require.NoError(t, err)
+	require.Greater(t, e.Bimodality, BimodalityThreshold, "samples %v", e.Samples)
+	require.Len(t, e.Modes, 2)
+	lo, hi := e.Modes[0], e.Modes[1]
+	require.Less(t, lo.Throughput, 0.95*hi.Throughput)
+	require.Less(t, lo.Frequency, 0.5)
+	require.InDelta(t, 1, lo.Frequency+hi.Frequency, 1e-12)
+	cfg.Workers = 2
+	e, err = pr.Estimate(cfg, Precision{Target: 0.05})
+	require.NoError(t, err)
+	require.Nil(t, e.Modes)
+}

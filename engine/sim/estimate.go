@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"gonum.org/v1/gonum/stat"
@@ -109,6 +110,57 @@ type Estimate struct {
 	Events int64
 	// Samples is each replication's throughput, in replication order.
 	Samples []float64
+	// Bimodality is the sample bimodality coefficient of Samples,
+	// BC = (g² + 1)/(k + 3(n−1)²/((n−2)(n−3))) with g the sample skewness
+	// and k the sample excess kurtosis (SAS Institute; Pfister et al.,
+	// Front. Psychol. 2013); above 5/9, the value of a uniform
+	// distribution, the replications suggest more than one operating mode.
+	// 0 when the samples do not vary or n < 4.
+	Bimodality float64
+	// Modes, when Bimodality > 5/9 and the two groups of replications on
+	// either side of the largest gap between sorted samples differ by more
+	// than the interval the target allows (2·Target of the throughput), are
+	// those groups, low first: operating modes a run can settle in (see
+	// doc.go). Nil otherwise.
+	Modes []OperatingMode
+}
+
+// OperatingMode is one operating mode of an Estimate.
+type OperatingMode struct {
+	Throughput float64 // mean of its replications, examples/s
+	Frequency  float64 // fraction of the replications in it
+}
+
+// BimodalityThreshold is the bimodality coefficient of a uniform
+// distribution; a larger one suggests two modes.
+const BimodalityThreshold = 5.0 / 9
+
+// modes fills e.Bimodality and e.Modes from e.Samples; modes closer than
+// 2·target (relative) are one.
+func (e *Estimate) modes(target float64) {
+	e.Bimodality, e.Modes = 0, nil
+	n := float64(len(e.Samples))
+	if n < 4 || stat.StdDev(e.Samples, nil) == 0 {
+		return
+	}
+	g, k := stat.Skew(e.Samples, nil), stat.ExKurtosis(e.Samples, nil)
+	e.Bimodality = (g*g + 1) / (k + 3*(n-1)*(n-1)/((n-2)*(n-3)))
+	if e.Bimodality <= BimodalityThreshold {
+		return
+	}
+	s := slices.Clone(e.Samples)
+	slices.Sort(s)
+	cut := 1
+	for i := 2; i < len(s); i++ {
+		if s[i]-s[i-1] > s[cut]-s[cut-1] {
+			cut = i
+		}
+	}
+	lo, hi := stat.Mean(s[:cut], nil), stat.Mean(s[cut:], nil)
+	if hi-lo <= 2*target*e.Throughput {
+		return
+	}
+	e.Modes = []OperatingMode{{Throughput: lo, Frequency: float64(cut) / n}, {Throughput: hi, Frequency: 1 - float64(cut)/n}}
 }
 
 // Estimate simulates cfg.Workers workers in independent replications
@@ -174,7 +226,7 @@ func (pr *Program) Estimate(cfg Config, prec Precision) (Estimate, error) {
 			doublings++
 			continue
 		}
-		e.summarize(outs, cfg.Steps)
+		e.summarize(outs, cfg.Steps, prec.Target)
 		if e.HalfWidth <= prec.Target {
 			e.Converged, e.Stop = true, "precision reached"
 			if e.Clipped > 0 {
@@ -199,7 +251,7 @@ func (pr *Program) Estimate(cfg Config, prec Precision) (Estimate, error) {
 }
 
 // summarize fills e from the replications' outputs.
-func (e *Estimate) summarize(outs []Output, steps int) {
+func (e *Estimate) summarize(outs []Output, steps int, target float64) {
 	e.Replications, e.Steps = len(outs), steps
 	e.Samples = make([]float64, len(outs))
 	e.Transient, e.Clipped = 0, 0
@@ -218,6 +270,7 @@ func (e *Estimate) summarize(outs []Output, steps int) {
 	if mean > 0 {
 		e.HalfWidth = h / mean
 	}
+	e.modes(target)
 }
 
 // replicate runs replications from..to−1 of g in parallel (at most
