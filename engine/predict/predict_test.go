@@ -21,6 +21,7 @@ func toyCluster() Cluster {
 func TestRunMatchesEachModelComputedDirectly(t *testing.T) {
 	t.Parallel()
 	c := toyCluster()
+	c.Precision = sim.Precision{Target: 0.05} // the plumbing, not the precision
 	tr, err := c.Synthesize(zoo.Toy())
 	require.NoError(t, err)
 	ws := []int{1, 2, 4}
@@ -36,7 +37,7 @@ func TestRunMatchesEachModelComputedDirectly(t *testing.T) {
 
 	pr, err := sim.Compile(tr)
 	require.NoError(t, err)
-	est, err := pr.EstimateSweep(sim.Config{Steps: 100, Seed: 3}, sim.Precision{}, ws)
+	est, err := pr.EstimateSweep(sim.Config{Steps: 100, Seed: 3}, c.Precision, ws)
 	require.NoError(t, err)
 	require.Equal(t, est, p.Estimates)
 	simC, ok := p.curve(Simulator)
