@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"pslab/engine/experiment"
+	"pslab/engine/golden"
 	"pslab/engine/kinds"
 )
 
@@ -133,8 +134,8 @@ func runExperiments(ctx context.Context, args []string, write bool, stdout, stde
 	if err := sh.finishRun(*root, all, outs, stderr); err != nil {
 		return err
 	}
-	failed, checks, deviations, written := summarize(stdout, outs, *verbose)
-	fmt.Fprintf(stdout, "%d experiments, %d checks, %d recorded deviations, %d failed\n", len(outs), checks, deviations, failed)
+	failed, checks, deviations, inconclusive, written := summarize(stdout, outs, *verbose)
+	fmt.Fprintf(stdout, "%d experiments, %d checks, %d recorded deviations, %d inconclusive, %d failed\n", len(outs), checks, deviations, inconclusive, failed)
 	if write {
 		fmt.Fprintf(stdout, "wrote %d figures and result tables to %s/<paper>/<name>.{svg,png,arrow}\n",
 			written, filepath.Join(outRoot(opt), "figures"))
@@ -175,7 +176,7 @@ const maxColumns = 120
 // order): per experiment its status and check count, then failures,
 // deviations and, with verbose, passing checks. It returns the counts and
 // how many experiments produced outputs.
-func summarize(w io.Writer, outs []experiment.Outcome, verbose bool) (failed, checks, deviations, ok int) {
+func summarize(w io.Writer, outs []experiment.Outcome, verbose bool) (failed, checks, deviations, inconclusive, ok int) {
 	byPaper := map[string][]experiment.Outcome{}
 	for _, o := range outs {
 		paper := "(unreadable)"
@@ -209,13 +210,16 @@ func summarize(w io.Writer, outs []experiment.Outcome, verbose bool) (failed, ch
 				case c.Deviates:
 					deviations++
 					wrap(w, "       deviation: ", c.Message)
+				case c.Verdict == golden.Inconclusive:
+					inconclusive++
+					wrap(w, "       inconclusive: ", c.Message)
 				case verbose:
 					wrap(w, "       pass: ", c.Message)
 				}
 			}
 		}
 	}
-	return failed, checks, deviations, ok
+	return failed, checks, deviations, inconclusive, ok
 }
 
 // wrap prints prefix+text in lines of at most maxColumns runes, breaking

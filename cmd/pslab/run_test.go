@@ -20,7 +20,7 @@ func TestCheck(t *testing.T) {
 	var out, errb bytes.Buffer
 	err := Run(context.Background(), []string{"check", "-root", root, "-v", filepath.Join(root, "experiments", "icpe20", "fig23.toml")}, &out, &errb)
 	require.NoError(t, err, errb.String())
-	require.Contains(t, out.String(), "1 experiments, 4 checks, 0 recorded deviations, 0 failed")
+	require.Contains(t, out.String(), "1 experiments, 4 checks, 0 recorded deviations, 0 inconclusive, 0 failed")
 	require.Contains(t, out.String(), "pass: total_MiB.ps1", "results go to stdout")
 	require.Contains(t, out.String(), "icpe20\n  ok   icpe20-fig23", "grouped by paper")
 	require.Contains(t, errb.String(), "[1/1] ok   icpe20-fig23 (", "progress k/N on stderr")

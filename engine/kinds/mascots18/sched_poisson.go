@@ -204,7 +204,14 @@ func schedPoisson(ctx context.Context, env *experiment.Env) (*experiment.Result,
 // better.<a>.<b><suffix> = 1 if a is stable and b is unstable or has a
 // longer mean response time, else 0 (an unstable policy counts as an
 // infinite mean, so the metric exists for every pair); and, when both are
-// stable, ratio.<a>.<b><suffix> = T_a/T_b.
+// stable, ratio.<a>.<b><suffix> = T_a/T_b; and margin.<a>.<b><suffix> =
+// (T_b − T_a)/T_b with its 95% interval (.ci95_lo, .ci95_hi), positive when
+// a has the shorter mean, for golden interval checks: the half-width is
+// √(h_a² + h_b²)/T_b from the two runs' own half-widths h (independent
+// runs; the policies share their arrivals, which correlates the two
+// means positively and makes this interval conservative). An unstable
+// policy counts as an infinite mean: margin 1 when only b is unstable,
+// −1 when only a is, 0 when both are, each with a point interval.
 func schedRatios(res *experiment.Result, keys []string, pts []schedPoint, suffix string) {
 	for ai, a := range keys {
 		for bi, b := range keys {
@@ -213,9 +220,20 @@ func schedRatios(res *experiment.Result, keys []string, pts []schedPoint, suffix
 			}
 			pa, pb := pts[ai], pts[bi]
 			res.Metric("better."+a+"."+b+suffix, schedOne(!pa.unstable && (pb.unstable || pa.mean < pb.mean)))
-			if !pa.unstable && !pb.unstable {
+			m, h := 0.0, 0.0
+			switch {
+			case !pa.unstable && !pb.unstable:
 				res.Metric("ratio."+a+"."+b+suffix, pa.mean/pb.mean)
+				m, h = (pb.mean-pa.mean)/pb.mean, math.Hypot(pa.hw, pb.hw)/pb.mean
+			case pb.unstable && !pa.unstable:
+				m = 1
+			case pa.unstable && !pb.unstable:
+				m = -1
 			}
+			key := "margin." + a + "." + b + suffix
+			res.Metric(key, m)
+			res.Metric(key+".ci95_lo", m-h)
+			res.Metric(key+".ci95_hi", m+h)
 		}
 	}
 }

@@ -274,6 +274,13 @@ min_jobs = 500
 	require.Greater(t, res.Metrics["mean_h.hell.0.3"], 11.82*24/4.81) // no faster than the speedup limit allows
 	require.Contains(t, []float64{5, 6, 10}, res.Metrics["chunk.0.3"])
 	require.Equal(t, res.Metrics["better.hell.srpt.0.3"], 1-res.Metrics["better.srpt.hell.0.3"])
+	// The margin's sign agrees with better, and its interval contains it.
+	for _, k := range []string{"hell.srpt.0.3", "srpt.hell.0.3"} {
+		m := res.Metrics["margin."+k]
+		require.Equal(t, res.Metrics["better."+k] == 1, m > 0, k)
+		require.LessOrEqual(t, res.Metrics["margin."+k+".ci95_lo"], m)
+		require.GreaterOrEqual(t, res.Metrics["margin."+k+".ci95_hi"], m)
+	}
 }
 
 func TestSchedKindErrorsNameTheField(t *testing.T) {
