@@ -116,6 +116,15 @@ func TestRunWritesFiguresAndChecks(t *testing.T) {
 	require.NoError(t, o.Err)
 	require.True(t, o.Checks[0].Pass, o.Checks[0].Message)
 	require.False(t, o.Checks[1].Pass, "regression value 0 must fail until updated")
+	// A failed check writes nothing: figures/ holds only passing runs.
+	_, err := os.Stat(filepath.Join(root, "figures"))
+	require.True(t, errors.Is(err, os.ErrNotExist), "a failed check wrote figures")
+	// Regression update fixes the failing check; then the run writes.
+	n, err := o.Golden.Update(o.Result.Lookup)
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	outs = Run(context.Background(), registry(), []string{sp}, Options{Root: root, Write: true})
+	require.False(t, outs[0].Failed())
 	var first [][]byte
 	for _, ext := range []string{".svg", ".png", ".arrow", ".run.json"} {
 		b, err := os.ReadFile(filepath.Join(root, "figures", "beyond", "toy"+ext))
@@ -130,12 +139,6 @@ func TestRunWritesFiguresAndChecks(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, first[i], b, ext)
 	}
-	// Regression update fixes the failing check.
-	n, err := o.Golden.Update(o.Result.Lookup)
-	require.NoError(t, err)
-	require.Equal(t, 1, n)
-	outs = Run(context.Background(), registry(), []string{sp}, Options{Root: root})
-	require.False(t, outs[0].Failed())
 }
 
 func TestRunFailuresWriteNothing(t *testing.T) {

@@ -241,7 +241,7 @@ func runOne(ctx context.Context, reg Registry, path string, opt Options) (o Outc
 			return o
 		}
 	}
-	if opt.Write {
+	if opt.Write && !o.Failed() { // a failed check writes nothing: figures/ holds only passing runs
 		err := write(opt.out(), spec, res)
 		if err == nil {
 			err = writeRunFile(opt.Root, opt.out(), spec, res, time.Since(start), opt.RecordTime)
