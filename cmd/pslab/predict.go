@@ -273,11 +273,10 @@ func (f *predictFlags) run(ctx context.Context, in *predictInput) ([]*predict.Pr
 	if err := f.checkEvents(events); err != nil {
 		return nil, err
 	}
-	// The converged estimate's own bound: each point may spend its share
-	// of -max-events on replications.
-	if points := float64(len(ws) * len(bws)); points > 0 {
-		c.Precision.MaxEvents = int64(f.eventLimit() / points)
-	}
+	// The converged estimate's own bound: each bandwidth's sweep may spend
+	// its share of -max-events, and sim.EstimateSweep shares it among the
+	// worker counts in proportion to W.
+	c.Precision.MaxEvents = int64(f.eventLimit() / float64(max(len(bws), 1)))
 	bar := newSpinner(f.stderr, events, "")
 	defer func() {
 		if bar != nil {

@@ -106,10 +106,17 @@ func RunProfile(p *zoo.Profile, c Cluster, workers []int, models []Model) (*Pred
 		return run(tr, nc, workers, models, node)
 	}
 	var out *Prediction
+	sumW := 0
+	for _, w := range workers {
+		sumW += w
+	}
 	for _, w := range workers {
 		tr, wc, node, err := c.nodeTrace(p, w)
 		if err != nil {
 			return nil, err
+		}
+		if wc.Precision.MaxEvents > 0 { // each W its share, as sim.EstimateSweep does
+			wc.Precision.MaxEvents = max(wc.Precision.MaxEvents*int64(w)/int64(sumW), 1)
 		}
 		pw, err := run(tr, wc, []int{w}, models, node)
 		if err != nil {

@@ -311,13 +311,26 @@ func replicate(pr *Program, g *program, p *params, cfg Config, from, to int) ([]
 	return outs, sum, errors.Join(errs...)
 }
 
-// EstimateSweep runs Estimate for each element of workers, in order.
+// EstimateSweep runs Estimate for each element of workers, in order. The
+// events bound prec.MaxEvents (0: DefaultMaxEvents) is shared among the
+// worker counts in proportion to W, as their least work is.
 func (pr *Program) EstimateSweep(cfg Config, prec Precision, workers []int) ([]Estimate, error) {
+	total := prec.MaxEvents
+	if total == 0 {
+		total = DefaultMaxEvents
+	}
+	sumW := 0
+	for _, w := range workers {
+		sumW += max(w, 1)
+	}
 	out := make([]Estimate, len(workers))
 	for i, w := range workers {
-		c := cfg
+		c, pw := cfg, prec
 		c.Workers = w
-		e, err := pr.Estimate(c, prec)
+		if total > 0 {
+			pw.MaxEvents = max(int64(float64(total)*float64(max(w, 1))/float64(sumW)), 1)
+		}
+		e, err := pr.Estimate(c, pw)
 		if err != nil {
 			return nil, fmt.Errorf("W = %d: %w", w, err)
 		}

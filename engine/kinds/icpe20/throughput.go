@@ -366,7 +366,7 @@ func (p *tputParams) estimate(env *experiment.Env, c *tputCase, tr *trace.Trace,
 		return fmt.Errorf("case %q: %w", c.ID, err)
 	}
 	cfg.Warmup = 0
-	prec := sim.Precision{Target: p.Precision, MaxEvents: int64(env.EventLimit() / float64(len(ws)))}
+	prec := sim.Precision{Target: p.Precision, MaxEvents: int64(env.EventLimit())} // shared by the W in proportion
 	if cv.est, err = pr.EstimateSweep(cfg, prec, ws); err != nil {
 		return fmt.Errorf("case %q: %w", c.ID, err)
 	}
