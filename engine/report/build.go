@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"pslab/engine/atomicfile"
 )
 
 //go:embed templates/*.html
@@ -148,29 +150,20 @@ func (f *Files) Get(path string) ([]byte, bool) {
 }
 
 // writeTo writes the files into a temporary directory beside out and
-// renames it to out, replacing a previous report.
+// renames it to out, replacing a previous report (atomicfile.NewDir: the
+// leftovers of a report killed mid-write, .<name>.tmp-N and .<name>.tmp-N.old
+// beside out, are removed first unless their writer still runs).
 func (f *Files) writeTo(out string) error {
 	out = filepath.Clean(out)
 	if err := replaceable(out); err != nil {
 		return err
 	}
-	parent := filepath.Dir(out)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(out)+".tmp-")
+	dir, err := atomicfile.NewDir(out)
 	if err != nil {
 		return err
 	}
-	ok := false
-	defer func() {
-		if !ok {
-			os.RemoveAll(tmp)
-		}
-	}()
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return err
-	}
+	defer dir.Abort()
+	tmp := dir.Path
 	for p, b := range f.m {
 		full := filepath.Join(tmp, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
@@ -189,24 +182,7 @@ func (f *Files) writeTo(out string) error {
 			return err
 		}
 	}
-	old := ""
-	if _, err := os.Stat(out); err == nil {
-		old = tmp + ".old"
-		if err := os.Rename(out, old); err != nil {
-			return err
-		}
-	}
-	if err := os.Rename(tmp, out); err != nil {
-		if old != "" {
-			os.Rename(old, out)
-		}
-		return err
-	}
-	ok = true
-	if old != "" {
-		return os.RemoveAll(old)
-	}
-	return nil
+	return dir.Commit()
 }
 
 // linkOrCopy hard-links src to dst, or copies it where links fail.
