@@ -11,12 +11,15 @@ import (
 )
 
 // TestDecodeCorruptFooter is the library panic fuzzing found: a footer
-// length pointing into garbage made the Arrow file reader panic.
+// length pointing into garbage made the Arrow file reader panic (with the
+// start marker, too, so the bytes get past checkMagic to the reader).
 func TestDecodeCorruptFooter(t *testing.T) {
 	t.Parallel()
-	b := []byte("00000000000000000000000000\x10\x00\x00\x00ARROW1")
-	_, err := Decode(b, nil, memory.NewGoAllocator())
-	require.Error(t, err)
+	_, err := Decode([]byte("00000000000000000000000000\x10\x00\x00\x00ARROW1"), nil, memory.NewGoAllocator())
+	require.ErrorContains(t, err, "start marker")
+	b := []byte("ARROW1\x0000000000000000000000\x10\x00\x00\x00ARROW1")
+	_, err = Decode(b, nil, memory.NewGoAllocator())
+	require.ErrorContains(t, err, "corrupt Arrow IPC")
 	path := filepath.Join(t.TempDir(), "bad.arrow")
 	require.NoError(t, os.WriteFile(path, b, 0o644))
 	_, err = Read(path, ResultSchema, memory.NewGoAllocator())
@@ -57,5 +60,42 @@ func TestDecodeFlippedBytes(t *testing.T) {
 				t.Fatalf("byte %d = %#x: %v", i, v, err)
 			}
 		}
+	}
+}
+
+// TestDecodeMessages is issue 28 item 8: a damaged Arrow file does not
+// show the Go runtime error the Arrow library panicked with, and a file
+// of another format is named for what it is, with the command that
+// converts it. Decode and DecodeArrow say the same.
+func TestDecodeMessages(t *testing.T) {
+	t.Parallel()
+	orig, err := os.ReadFile(filepath.Join("..", "..", "datasets", "reported", "cynthia", "table4.arrow"))
+	require.NoError(t, err)
+	// 20 flipped bytes the footer check lets through: the reader panics.
+	flipped := append([]byte(nil), orig...)
+	for _, o := range []int{539, 942, 1278, 1565, 1572, 1871, 2217, 2362, 2372, 2392, 2700, 3310, 3317, 3458, 3595, 3922, 4011, 4207, 4342, 4351} {
+		flipped[o] ^= 0xff
+	}
+	cases := []struct {
+		name string
+		b    []byte
+		want string
+	}{
+		{"flipped", flipped, "corrupt Arrow IPC file: an offset or length"},
+		{"truncated", orig[:len(orig)/2], "truncated Arrow IPC file: 2225 bytes"},
+		{"empty", nil, "not an Arrow IPC file: the file is empty"},
+		{"parquet", []byte("PAR1\x15\x04\x15\x10PAR1"), "it is a Parquet file"},
+		{"csv", []byte("\xef\xbb\xbfworkers,throughput[images/s]\r\n1,250\r\n"), `it is a CSV file (header "workers,throughput[images/s]"); a CSV of measurements converts with ` + "`pslab import measured-csv"},
+		{"json", []byte("\n  {\"traceEvents\": []}"), "it looks like JSON"},
+		{"gzip", []byte("\x1f\x8b\x08\x00\x00\x00"), "`pslab import kineto IN.json.gz"},
+		{"binary", []byte("\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09"), `not an Arrow IPC file (it starts with "\x00\x01`},
+	}
+	mem := memory.NewGoAllocator()
+	for _, c := range cases {
+		_, err := Decode(c.b, nil, mem)
+		require.ErrorContains(t, err, c.want, c.name)
+		require.NotContains(t, err.Error(), "runtime error", c.name)
+		_, err = DecodeArrow(c.b, mem)
+		require.ErrorContains(t, err, c.want, c.name)
 	}
 }

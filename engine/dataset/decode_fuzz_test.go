@@ -6,14 +6,16 @@ import (
 	"github.com/apache/arrow/go/v17/arrow/memory"
 )
 
-// FuzzDecode: no bytes make Decode panic or exhaust memory, whichever
+// FuzzDecode: no bytes make Decode or DecodeArrow panic or exhaust memory, whichever
 // schema is asked for, and an accepted file is a valid table that encodes
 // again. Seeds: testdata/fuzz/FuzzDecode, a few rows of a real file of
 // every schema (trace, testbed steps/runs/phases, measurement, Philly
 // jobs, layer profile, instances, a reported table, a result, a Kineto
-// import) and the corrupt footer fuzzing found.
+// import) and the corrupt footer fuzzing found, without and with the
+// start marker.
 func FuzzDecode(f *testing.F) {
 	f.Add([]byte("00000000000000000000000000\x10\x00\x00\x00ARROW1"))
+	f.Add([]byte("ARROW1\x0000000000000000000000\x10\x00\x00\x00ARROW1"))
 	schemas := []*Schema{nil, TraceSchema, MeasurementSchema, ResultSchema, PhasesSchema, InstanceSchema}
 	mem := memory.NewGoAllocator()
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -31,6 +33,18 @@ func FuzzDecode(f *testing.F) {
 			if _, err := Encode(tab, mem); err != nil {
 				t.Fatalf("schema %v: cannot encode an accepted table: %v", s, err)
 			}
+		}
+		// DecodeArrow (pslab export's reader): every value of an accepted
+		// table reads without a panic.
+		if at, err := DecodeArrow(data, mem); err == nil {
+			for c := 0; c < int(at.NumCols()); c++ {
+				for _, chunk := range at.Column(c).Data().Chunks() {
+					for r := 0; r < chunk.Len(); r++ {
+						_ = chunk.ValueStr(r)
+					}
+				}
+			}
+			at.Release()
 		}
 	})
 }

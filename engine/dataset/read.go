@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -31,27 +30,29 @@ func Read(path string, s *Schema, mem memory.Allocator) (*Table, error) {
 // Decode is Read on the bytes of an Arrow IPC file. A nil schema accepts
 // the file's own columns (float64, int64, string and list<int32> only).
 //
-// Decode never panics on bad bytes: it bounds what the Arrow reader may
-// allocate (decodeLimit), validates every buffer and offset before reading
-// a value, and turns a panic inside the Arrow library into an error.
-func Decode(b []byte, s *Schema, mem memory.Allocator) (t *Table, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			t, err = nil, corruptError{p}
-		}
-	}()
-	if err := checkFooter(b); err != nil {
+// Decode never panics on bad bytes: it takes the guarded path of
+// withFileReader (magic and footer checked first, allocation bounded by
+// decodeLimit, a panic inside the Arrow library turned into an error) and
+// validates every buffer and offset before reading a value.
+func Decode(b []byte, s *Schema, mem memory.Allocator) (*Table, error) {
+	var t *Table
+	err := withFileReader(b, mem, func(r *ipc.FileReader) (err error) {
+		t, err = decodeTable(r, s)
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
-	lim := &limitAllocator{mem: mem, limit: decodeLimit(len(b))}
-	r, err := ipc.NewFileReader(bytes.NewReader(b), ipc.WithAllocator(lim))
-	if err != nil {
-		return nil, fmt.Errorf("not an Arrow IPC file: %w", err)
-	}
-	defer r.Close()
+	return t, nil
+}
+
+// decodeTable copies the columns of s (all of the file's if s is nil)
+// from every record batch of r into a validated Table.
+func decodeTable(r *ipc.FileReader, s *Schema) (*Table, error) {
 	as := r.Schema()
 	name, prov := provenanceFrom(as.Metadata())
 	if s == nil {
+		var err error
 		if s, err = schemaOf(name, as); err != nil {
 			return nil, err
 		}
@@ -67,7 +68,7 @@ func Decode(b []byte, s *Schema, mem memory.Allocator) (t *Table, err error) {
 		}
 		idx[i] = j[0]
 	}
-	t = NewTable(s, prov)
+	t := NewTable(s, prov)
 	for k := 0; k < r.NumRecords(); k++ {
 		rec, err := r.RecordAt(k)
 		if err != nil {

@@ -3,6 +3,7 @@ package dataset
 import (
 	"encoding/binary"
 	"fmt"
+	"runtime"
 	"sync/atomic"
 
 	"github.com/apache/arrow/go/v17/arrow"
@@ -10,11 +11,28 @@ import (
 )
 
 // corruptError is what Decode returns when the Arrow library panics on a
-// damaged file: the panic is contained and reported as bad data.
+// damaged file: the panic is contained and reported as bad data. A Go
+// runtime error (an index or slice out of range in the flatbuffer code)
+// is described, not shown: the user needs to know the file is damaged, not
+// where the library tripped over it.
 type corruptError struct{ cause any }
 
 func (e corruptError) Error() string {
-	return fmt.Sprintf("corrupt Arrow IPC file (the reader failed: %v)", e.cause)
+	switch c := e.cause.(type) {
+	case allocLimit:
+		return "corrupt Arrow IPC file: " + c.Error()
+	case runtime.Error:
+		return "corrupt Arrow IPC file: an offset or length in it points outside the file"
+	}
+	return fmt.Sprintf("corrupt Arrow IPC file (the Arrow reader stopped: %v)", e.cause)
+}
+
+// allocLimit is the panic of a limitAllocator asked for more than its
+// limit (in bytes).
+type allocLimit int64
+
+func (l allocLimit) Error() string {
+	return fmt.Sprintf("its declared buffers need more than %d bytes", int64(l))
 }
 
 // limitAllocator refuses to hand out more than limit bytes in total, so a
@@ -32,7 +50,7 @@ func decodeLimit(n int) int64 { return 64*int64(n) + 1<<20 }
 
 func (a *limitAllocator) grow(n int) {
 	if n < 0 || a.used.Add(int64(n)) > a.limit {
-		panic(fmt.Sprintf("declared buffers need more than %d bytes", a.limit))
+		panic(allocLimit(a.limit))
 	}
 }
 
