@@ -3,6 +3,7 @@ package timeline
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"pslab/engine/trace"
@@ -69,8 +70,10 @@ func sameInts(a, b []int32) bool {
 }
 
 // FuzzScanValue: the one-pass validator agrees with encoding/json on
-// every complete JSON text (nesting below maxDepth) and never panics.
-// Seeds: testdata/fuzz/FuzzScanValue.
+// every complete JSON text (nesting below maxDepth) and never panics;
+// resumed after every byte (the text given one byte longer each call) it
+// gives the same end or error as in one call. Seeds:
+// testdata/fuzz/FuzzScanValue.
 func FuzzScanValue(f *testing.F) {
 	f.Add([]byte(`{"a":[1,-0.5e+3,"x\u00e9\n",true,false,null,{}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -88,10 +91,24 @@ func FuzzScanValue(f *testing.F) {
 			return
 		}
 		b := append(append([]byte(nil), data...), ' ')
-		end, err := scanValue(b, 0, 0)
+		end, err := scanValue(b, 0)
 		ours := err == nil && skipSpace(b, end) == len(b)
 		if want := json.Valid(data); ours != want {
 			t.Fatalf("scanValue says %v (end %d, err %v), encoding/json says %v for %q", ours, end, err, want, data)
+		}
+		var s scanner
+		i, ierr := 0, errShort
+		for n := 1; n <= len(b) && ierr == errShort; n++ {
+			if i, ierr = s.scan(b[:n], i); ierr == errShort && i != n {
+				t.Fatalf("short at %d of %d for %q", i, n, data)
+			}
+		}
+		if (err == nil) != (ierr == nil) || (err == nil && i != end) || (err != nil && err.Error() != ierr.Error()) {
+			t.Fatalf("resumed scan gives end %d, err %v; one call gives end %d, err %v for %q", i, ierr, end, err, data)
+		}
+		var se, ise *syntaxError
+		if errors.As(err, &se) && errors.As(ierr, &ise) && se.at != ise.at {
+			t.Fatalf("resumed scan fails at %d, one call at %d for %q", ise.at, se.at, data)
 		}
 	})
 }

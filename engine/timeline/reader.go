@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // EventReader streams the events of a Chrome trace (a JSON object with a
@@ -14,6 +15,12 @@ import (
 // fields are picked from its bytes without building a map. Top-level keys
 // other than traceEvents (otherData, distributedInfo...) are kept as raw
 // JSON.
+//
+// A value is scanned once however many reads it takes (the scanner
+// resumes where the last read ended), so reading is linear in the input.
+// A value longer than MaxValueBytes, or an input (after decompression)
+// longer than MaxStreamBytes, is refused with a *LimitError naming the
+// cap and the offset.
 type EventReader struct {
 	name   string
 	src    io.Reader
@@ -30,13 +37,26 @@ type EventReader struct {
 	ev     Event
 	args   []Arg
 	intern map[string]string
+	sc     scanner
+	// maxValue and maxStream are MaxValueBytes and MaxStreamBytes (tests
+	// lower them).
+	maxValue  int
+	maxStream int64
+	// scanned counts the bytes the scanner examined, the work of reading
+	// values (TestLargeValueLinearWork): each scan call starts where the
+	// last one stopped.
+	scanned int64
 }
+
+// minRead is the initial buffer size and the least room a read is given.
+const minRead = 1 << 16
 
 // NewEventReader returns a reader of the trace in r; name is used in
 // errors.
 func NewEventReader(r io.Reader, name string) *EventReader {
-	return &EventReader{name: name, src: r, buf: make([]byte, 0, 1<<16),
-		top: map[string]json.RawMessage{}, intern: map[string]string{}}
+	return &EventReader{name: name, src: r, buf: make([]byte, 0, minRead),
+		top: map[string]json.RawMessage{}, intern: map[string]string{},
+		maxValue: MaxValueBytes, maxStream: MaxStreamBytes}
 }
 
 // Top returns the raw JSON of a top-level key, or nil if it has not been
@@ -64,7 +84,8 @@ func (r *EventReader) errorf(off int64, format string, args ...any) error {
 }
 
 // fill reads more input, keeping buf[pos:]; it returns false at the end
-// of the input.
+// of the input, or once the input passed maxStream bytes (then rerr is a
+// *LimitError and buf holds the input up to the cap).
 func (r *EventReader) fill() bool {
 	if r.eof {
 		return false
@@ -74,12 +95,29 @@ func (r *EventReader) fill() bool {
 		r.base += int64(r.pos)
 		r.buf, r.pos = r.buf[:n], 0
 	}
-	if len(r.buf) == cap(r.buf) {
-		r.buf = append(r.buf, make([]byte, len(r.buf))...)[:len(r.buf)]
+	if cap(r.buf)-len(r.buf) < minRead/2 {
+		// Double the buffer, but not much beyond the largest value it
+		// must hold (a value over maxValue is refused).
+		grow := max(len(r.buf), minRead)
+		if room := r.maxValue + minRead - len(r.buf); grow > room {
+			grow = max(room, minRead)
+		}
+		r.buf = slices.Grow(r.buf, grow)
 	}
 	for {
-		n, err := r.src.Read(r.buf[len(r.buf):cap(r.buf)])
+		// Read at most one byte past the stream cap, to see it passed.
+		p := r.buf[len(r.buf):cap(r.buf)]
+		if room := r.maxStream + 1 - r.offset(len(r.buf)); int64(len(p)) > room {
+			p = p[:room]
+		}
+		n, err := r.src.Read(p)
 		r.buf = r.buf[:len(r.buf)+n]
+		if over := r.offset(len(r.buf)) - r.maxStream; over > 0 {
+			r.buf = r.buf[:len(r.buf)-int(over)]
+			r.eof = true
+			r.rerr = &LimitError{Cap: "MaxStreamBytes", Limit: r.maxStream, Offset: r.maxStream}
+			return n > int(over)
+		}
 		if err != nil {
 			r.eof = true
 			if !errors.Is(err, io.EOF) {
@@ -108,21 +146,30 @@ func (r *EventReader) peek() (byte, bool) {
 }
 
 // value scans the JSON value at the read position and returns its bytes
-// (valid until the next read) and input offset.
+// (valid until the next read) and input offset. The scanner resumes
+// after each fill where it stopped: every byte is examined once.
 func (r *EventReader) value() ([]byte, int64, error) {
 	if _, ok := r.peek(); !ok {
 		return nil, r.offset(r.pos), r.truncated()
 	}
+	r.sc.reset()
+	done := 0 // bytes of the value scanned
 	for {
-		end, err := scanValue(r.buf, r.pos, 0)
-		if err == nil {
-			v, off := r.buf[r.pos:end], r.offset(r.pos)
-			r.pos = end
-			return v, off, nil
-		}
-		var se *syntaxError
-		if errors.As(err, &se) {
-			return nil, r.offset(r.pos), r.errorf(r.offset(se.at), "%s", se.msg)
+		// One byte past maxValue ends a number of maxValue bytes.
+		v := r.buf[r.pos:min(len(r.buf), r.pos+r.maxValue+1)]
+		end, err := r.sc.scan(v, done)
+		r.scanned += int64(end - done)
+		done = end
+		switch {
+		case err == nil && end <= r.maxValue:
+			r.pos += end
+			return v[:end], r.offset(r.pos - end), nil
+		case err == nil || done > r.maxValue:
+			return nil, r.offset(r.pos), fmt.Errorf("%s: %w", r.name,
+				&LimitError{Cap: "MaxValueBytes", Limit: int64(r.maxValue), Offset: r.offset(r.pos)})
+		case err != errShort:
+			se := err.(*syntaxError)
+			return nil, r.offset(r.pos), r.errorf(r.offset(r.pos+se.at), "%s", se.msg)
 		}
 		if !r.fill() {
 			return nil, r.offset(r.pos), r.truncated()
@@ -131,6 +178,9 @@ func (r *EventReader) value() ([]byte, int64, error) {
 }
 
 func (r *EventReader) truncated() error {
+	if le, ok := r.rerr.(*LimitError); ok {
+		return fmt.Errorf("%s: %w", r.name, le)
+	}
 	if r.rerr != nil {
 		return fmt.Errorf("%s: byte %d: %w", r.name, r.offset(len(r.buf)), r.rerr)
 	}
@@ -164,8 +214,12 @@ func (r *EventReader) Next() (*Event, error) {
 	raw, off, err := r.value()
 	if err != nil {
 		var pe *posError
-		if errors.As(err, &pe) {
+		var le *LimitError
+		switch {
+		case errors.As(err, &pe):
 			return nil, fmt.Errorf("%s: event %d at byte %d: %s (at byte %d)", r.name, r.index, off, pe.msg, pe.off)
+		case errors.As(err, &le):
+			return nil, fmt.Errorf("%s: event %d: %w", r.name, r.index, le)
 		}
 		return nil, err
 	}
@@ -185,6 +239,8 @@ func (r *EventReader) advance() error {
 		case 0:
 			c, ok := r.peek()
 			switch {
+			case !ok && r.rerr != nil:
+				return r.truncated()
 			case !ok:
 				return r.errorf(0, "not a Chrome trace: unexpected end of input (empty file?)")
 			case c == '[':
@@ -215,6 +271,9 @@ func (r *EventReader) advance() error {
 				if r.bare {
 					if _, more := r.peek(); more {
 						return r.errorf(r.offset(r.pos), "data after the end of the event array")
+					}
+					if r.rerr != nil {
+						return r.truncated()
 					}
 					r.state = 3
 					continue
