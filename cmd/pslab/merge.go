@@ -20,9 +20,10 @@ import (
 // Each DIR is a shard directory (shard-<i>-of-<N>, holding shard.json) or
 // the -shard-dir holding them. The shards must be all N of one command
 // line and one revision (engine/shard Check). The shards of pslab run are
-// copied to figures/ under -root (default: the shards' own -root); those of
-// pslab predict are joined and written where the command line says (-o,
-// -figure, or stdout), as the unsharded command would.
+// verified completely, then copied to figures/ under -root (default: the
+// current directory; never a directory a shard names, see mergeRun);
+// those of pslab predict are joined and written where the command line
+// says (-o, -figure, or stdout), as the unsharded command would.
 func mergeShards(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -32,7 +33,7 @@ func mergeShards(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			"or the -shard-dir that holds them. Every shard of one command line and revision must be there.\n\nflags:")
 		fs.PrintDefaults()
 	}
-	root := fs.String("root", "", "pslab run shards: write figures/ under this root (default: the shards' -root)")
+	root := fs.String("root", "", "pslab run shards: write figures/ under this directory (default: the current directory, whatever root the shards ran with)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -65,10 +66,13 @@ func mergeShards(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	switch ref.Command[0] {
 	case "run":
-		return mergeRun(metas, *root, stdout)
+		return mergeRun(metas, *root, stdout, stderr)
 	case "predict":
 		if *root != "" {
 			return usageError{fmt.Errorf("merge: -root applies to shards of pslab run; %s writes where its command line says", ref.CommandLine())}
+		}
+		if err := shard.Verify(metas); err != nil {
+			return fmt.Errorf("merge: %w", err)
 		}
 		var parts []shard.Part
 		for _, m := range metas {
@@ -83,12 +87,21 @@ func mergeShards(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	return fmt.Errorf("merge: %s ran %q, which has no shards to merge", ref.Name(), ref.CommandLine())
 }
 
-// mergeRun copies the figures of pslab run's shards under root.
-func mergeRun(metas []*shard.Meta, root string, stdout io.Writer) error {
+// mergeRun copies the figures of pslab run's shards to figures/ under
+// root (the current directory for ""), and nowhere else: the root a shard
+// records (its -root on another machine) is reported when it differs but
+// never used, and every listed path must lie inside figures/. It writes
+// nothing unless every shard verifies (engine/shard MergeFiles); a refused
+// merge leaves the disk as it was.
+func mergeRun(metas []*shard.Meta, root string, stdout, stderr io.Writer) error {
 	if root == "" {
-		root = metas[0].Root
+		root = "."
 	}
-	if err := shard.CopyFiles(metas, root); err != nil {
+	out := filepath.Join(root, "figures")
+	if rec := metas[0].Root; rec != "" && filepath.Clean(rec) != filepath.Clean(root) {
+		fmt.Fprintf(stderr, "merge: note: the shards ran with -root %q; merging into %s (merge -root chooses where)\n", rec, out)
+	}
+	if err := shard.MergeFiles(metas, out); err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
 	items, files := 0, 0
@@ -98,7 +111,7 @@ func mergeRun(metas []*shard.Meta, root string, stdout io.Writer) error {
 		files += len(m.Files)
 		failed = append(failed, m.Failed...)
 	}
-	fmt.Fprintf(stdout, "merged %d shards: %d experiments, %d files into %s\n", len(metas), items, files, filepath.Join(root, "figures"))
+	fmt.Fprintf(stdout, "merged %d shards: %d experiments, %d files into %s\n", len(metas), items, files, out)
 	if len(failed) > 0 {
 		sort.Strings(failed)
 		return fmt.Errorf("%d of %d experiments failed in their shards: %s", len(failed), items, strings.Join(failed, ", "))

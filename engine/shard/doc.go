@@ -20,11 +20,23 @@
 // (Revision), the items it did out of how many, and its output files with
 // their size and SHA-256.
 //
-// Check refuses a set of shards that cannot be joined, naming the shard: a
-// missing or duplicated index, a different count, command line or revision,
-// an item or a file done twice, items that do not add up to the total.
-// CopyFiles copies the files of checked shards into place, verifying each
-// hash, every file written atomically (engine/atomicfile).
+// # Merging: a shard is untrusted input
+//
+// A shard comes from another machine, so nothing in it chooses where
+// merge writes. ReadMeta (ParseMeta) refuses a malformed shard.json naming
+// the field at fault: every output path must be figures/<file>, clean,
+// relative, without ".." or hidden names (CheckPath), listed once. Check
+// refuses a set of shards that cannot be joined, naming the shard: a
+// missing or duplicated index, a different count, command line or
+// revision, an item or a file done twice, paths that collide (equal but
+// for letter case, a file in one shard and a directory in another), items
+// that do not add up to the total. Verify reads every listed file within
+// its shard's directory (no symbolic links) and checks its size and
+// SHA-256. MergeFiles writes the files into the output directory the
+// caller gives (never Meta.Root, a record only), and only after every
+// shard verified: each file is staged as a temporary file, checked
+// again, and renamed into place once all are staged, so a refused merge
+// leaves the disk as it was.
 //
 // The package does no flag parsing beyond Parse and knows nothing of what
 // the items are, except WorkersAt and JoinPredictions for predict's

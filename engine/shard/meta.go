@@ -1,10 +1,10 @@
 package shard
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -33,9 +33,9 @@ type Meta struct {
 	// none and RevisionEnv is unset); Modified its vcs.modified.
 	Revision string `json:"revision"`
 	Modified bool   `json:"modified"`
-	// Root is where the unsharded run writes its outputs (pslab run's
-	// -root), as given on the command line; "" when the command writes
-	// where its flags say (pslab predict).
+	// Root is the -root of pslab run on the shard's machine, as given on
+	// its command line; "" for pslab predict. It is a record only: merge
+	// never writes by it (a shard does not choose where merge writes).
 	Root string `json:"root,omitempty"`
 	// Items are what the shard did (experiment ids, sweep points), Total
 	// the length of the whole partitioned list.
@@ -77,27 +77,34 @@ func (m *Meta) Write(dir string) error {
 	return atomicfile.Write(filepath.Join(dir, MetaName), append(b, '\n'))
 }
 
-// ReadMeta reads dir/shard.json. Errors name the file.
+// ReadMeta reads and validates dir/shard.json (ParseMeta), opening it
+// within dir: a shard.json that is a symbolic link out of dir is refused.
+// Errors name the file and, for a malformed one, the field at fault.
 func ReadMeta(dir string) (*Meta, error) {
-	p := filepath.Join(dir, MetaName)
-	b, err := os.ReadFile(p)
+	b, err := readWithin(dir, MetaName)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s: no %s: not a shard directory, or the shard did not finish", dir, MetaName)
 	}
 	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, MetaName), err)
+	}
+	return ParseMeta(b, dir)
+}
+
+// readWithin reads dir/name through an os.Root of dir (no symbolic link
+// out of dir), at most maxMetaSize+1 bytes.
+func readWithin(dir, name string) ([]byte, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
 		return nil, err
 	}
-	var m Meta
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&m); err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
+	defer root.Close()
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, err
 	}
-	if m.Count < 1 || m.Index < 0 || m.Index >= m.Count || len(m.Command) == 0 {
-		return nil, fmt.Errorf("%s: malformed: shard %d/%d, command %q", p, m.Index, m.Count, m.Command)
-	}
-	m.Dir = dir
-	return &m, nil
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxMetaSize+1))
 }
 
 // Revision returns the VCS revision and modified flag the running binary
@@ -154,15 +161,17 @@ func Find(args []string) ([]string, error) {
 
 // Check reports why the shards cannot be joined into one run, naming the
 // shard at fault: a different shard count, command line, revision or
-// output root; a duplicated or missing index; an item or output file done
-// by two shards; items that do not add up to the total.
+// recorded root; a duplicated or missing index; an item or output file
+// done by two shards, or output paths that collide (pathSet: equal but
+// for letter case, a file in one and a directory in another); items that
+// do not add up to the total. It reads no file: Verify checks them.
 func Check(shards []*Meta) error {
 	if len(shards) == 0 {
 		return errors.New("no shards")
 	}
 	ref := shards[0]
 	byIndex := map[int]*Meta{}
-	items, files := map[string]*Meta{}, map[string]*Meta{}
+	items := map[string]*Meta{}
 	n := 0
 	for _, m := range shards {
 		switch {
@@ -187,13 +196,10 @@ func Check(shards []*Meta) error {
 			}
 			items[it] = m
 		}
-		for _, f := range m.Files {
-			if o, ok := files[f.Path]; ok {
-				return fmt.Errorf("%s and %s both wrote %s", o.Name(), m.Name(), f.Path)
-			}
-			files[f.Path] = m
-		}
 		n += len(m.Items)
+	}
+	if err := checkFiles(shards); err != nil {
+		return err
 	}
 	var missing []string
 	for i := range ref.Count {

@@ -79,7 +79,7 @@ func meta(i, n int, items ...string) *Meta {
 	return m
 }
 
-func TestCheck(t *testing.T) {
+func TestShardCheck(t *testing.T) {
 	t.Parallel()
 	ok := []*Meta{meta(0, 2, "a", "c"), meta(1, 2, "b", "d")}
 	require.NoError(t, Check(ok))
@@ -109,7 +109,7 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-func TestMetaFilesRoundTrip(t *testing.T) {
+func TestShardMetaFilesRoundTrip(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "figures", "p"), 0o755))
@@ -125,12 +125,12 @@ func TestMetaFilesRoundTrip(t *testing.T) {
 	m.Dir = dir
 	require.Equal(t, m, got)
 	dest := t.TempDir()
-	require.NoError(t, CopyFiles([]*Meta{got}, dest))
-	b, err := os.ReadFile(filepath.Join(dest, "figures", "p", "x.svg"))
+	require.NoError(t, MergeFiles([]*Meta{got}, dest))
+	b, err := os.ReadFile(filepath.Join(dest, "p", "x.svg"))
 	require.NoError(t, err)
 	require.Equal(t, "svg", string(b))
 	got.Files[0].Path = "../escape"
-	require.ErrorContains(t, CopyFiles([]*Meta{got}, dest), "leaves the shard directory")
+	require.ErrorContains(t, MergeFiles([]*Meta{got}, dest), `field files[0].path: "../escape": contains ".."`)
 	_, err = ReadMeta(t.TempDir())
 	require.ErrorContains(t, err, "not a shard directory, or the shard did not finish")
 	none, err := ListFiles(dir, "missing")

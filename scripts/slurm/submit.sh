@@ -9,7 +9,7 @@
 #   -n N      shards (default 4)
 #   -d DIR    shard directory, on a file system every node shares (default: shards);
 #             its old shard-*-of-* directories are removed first; logs go to DIR/logs
-#   -r ROOT   pslab run: merge the figures under ROOT instead of the run's -root
+#   -r ROOT   pslab run: merge the figures under ROOT instead of the submit directory
 #   -b PSLAB  the pslab binary (default: built once with go build into DIR/pslab,
 #             so every task runs the same one)
 #
