@@ -9,6 +9,7 @@ import (
 	"math"
 	"strings"
 
+	"pslab/engine/placement"
 	"pslab/engine/predict"
 	"pslab/engine/sim"
 	"pslab/engine/trace"
@@ -153,6 +154,9 @@ func (f *predictFlags) cluster(in *predictInput) (predict.Cluster, error) {
 	c := predict.Cluster{OverheadOn: overheadOn, Servers: f.servers, Batch: f.batch, DeviceSpeed: f.deviceSpeed, Link: sim.Link{Mode: mode, Order: order},
 		Alpha: f.alpha, Beta: f.beta, Jitter: f.jitter, UpdateTime: f.update, ProfileSteps: f.profSteps,
 		Steps: f.steps, Warmup: f.warmup, Seed: f.seed, Paper: f.paper, Precision: sim.Precision{Target: f.precision}}
+	if f.servers > placement.MaxServers {
+		return c, fmt.Errorf("predict: -ps %d: at most %d parameter servers (placement.MaxServers)", f.servers, placement.MaxServers)
+	}
 	if math.IsNaN(f.precision) || f.precision <= 0 || f.precision > sim.MaxTarget {
 		return c, fmt.Errorf("predict: -precision %g: want a relative half-width in (0, %g], e.g. 0.01 for ±1%%", f.precision, sim.MaxTarget)
 	}

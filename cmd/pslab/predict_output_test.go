@@ -109,4 +109,6 @@ func TestPredictConvergedEstimate(t *testing.T) {
 	}
 	_, err = runPredict(t, in, "-bandwidth", "10Gbps", "-workers", "1", "-warmup", "5")
 	require.ErrorContains(t, err, "-warmup applies to -paper")
+	_, err = runPredict(t, in, "-bandwidth", "10Gbps", "-workers", "1", "-ps", "1000000000")
+	require.ErrorContains(t, err, "-ps 1000000000: at most 4096")
 }

@@ -21,7 +21,7 @@ func TestPredictBSPHandComputed(t *testing.T) {
 	// n = 4: r_scale = 4·2e9/4e9 = 2; c_demand = 2e9 = c_supply (not >),
 	// b_demand = 20e6 < 50e6: no bottleneck. t_comp = 8e9/(4·2e9) = 1 s,
 	// t_comm = 2·1e6·4/50e6 = 0.16 s, t_iter = max = 1 s.
-	b, err := Predict(w, homog(in, 4, 1, 4e9).Cluster())
+	b, err := Predict(w, expand(t, homog(in, 4, 1, 4e9)))
 	require.NoError(t, err)
 	require.InDelta(t, 2, b.RScale, 1e-12)
 	require.InDelta(t, 2e9, b.CDemand, 1)
@@ -38,7 +38,7 @@ func TestPredictBSPHandComputed(t *testing.T) {
 	// n = 8: r_scale = 4; c_demand = 4e9 > 2e9 → ratio 0.5; b ratio
 	// 50/40 = 1.25; u = 0.5 (CPU). t_comp = 8e9/(8·2e9·0.5) = 1 s,
 	// t_comm = 0.32 s.
-	b, err = Predict(w, homog(in, 8, 1, 4e9).Cluster())
+	b, err = Predict(w, expand(t, homog(in, 8, 1, 4e9)))
 	require.NoError(t, err)
 	require.Equal(t, CPUBottleneck, b.Bottleneck)
 	require.InDelta(t, 0.5, b.Utilization, 1e-12)
@@ -46,12 +46,12 @@ func TestPredictBSPHandComputed(t *testing.T) {
 	require.InDelta(t, 0.32, b.Comm, 1e-12)
 
 	// The baselines ignore the PS (u = 1) and add the two times.
-	o, err := ModelOptimus.Predict(w, homog(in, 8, 1, 4e9).Cluster())
+	o, err := ModelOptimus.Predict(w, expand(t, homog(in, 8, 1, 4e9)))
 	require.NoError(t, err)
 	require.True(t, o.CPUOverloaded)
 	require.Equal(t, NoBottleneck, o.Bottleneck)
 	require.InDelta(t, 0.5+0.32, o.Iter, 1e-12)
-	pa, err := ModelPaleo.Predict(w, homog(in, 8, 1, 4e9).Cluster())
+	pa, err := ModelPaleo.Predict(w, expand(t, homog(in, 8, 1, 4e9)))
 	require.NoError(t, err)
 	require.Equal(t, o.Iter, pa.Iter)
 }
@@ -248,7 +248,7 @@ func TestHeterogeneousBSPBoundBySlowest(t *testing.T) {
 					mixed.Workers = append(mixed.Workers, slow)
 				}
 			}
-			slowAll := Cluster{Workers: homog(slow, n, 1, cM4).Cluster().Workers, PS: []Instance{m4()}, CBase: cM4}
+			slowAll := Cluster{Workers: expand(t, homog(slow, n, 1, cM4)).Workers, PS: []Instance{m4()}, CBase: cM4}
 			got, err := Predict(w, mixed)
 			require.NoError(t, err)
 			want, err := Predict(w, slowAll)
@@ -314,7 +314,7 @@ func TestUtilizationRule(t *testing.T) {
 func TestPredictInvalidInputs(t *testing.T) {
 	t.Parallel()
 	good := workload("cifar10")
-	cl := homog(m4(), 2, 1, cM4).Cluster()
+	cl := expand(t, homog(m4(), 2, 1, cM4))
 	for _, tc := range []struct {
 		name  string
 		model Model

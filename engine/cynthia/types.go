@@ -195,8 +195,23 @@ func (h Homogeneous) check() error {
 	return h.Instance.check()
 }
 
-// Cluster expands h into an explicit Cluster (allocates two slices).
-func (h Homogeneous) Cluster() Cluster {
+// MaxClusterNodes caps the workers plus PS nodes that Homogeneous.Cluster
+// expands into an explicit Cluster: 2^20 nodes, 40 MiB of Instances. Larger
+// homogeneous clusters are evaluated without expansion
+// (Model.PredictHomogeneous).
+const MaxClusterNodes = 1 << 20
+
+// Cluster expands h into an explicit Cluster (allocates two slices). It
+// validates h first and refuses more than MaxClusterNodes nodes, so an
+// invalid or absurd count is an error, not an allocation.
+func (h Homogeneous) Cluster() (Cluster, error) {
+	if err := h.check(); err != nil {
+		return Cluster{}, prefixed(err)
+	}
+	if h.Workers > MaxClusterNodes || h.PS > MaxClusterNodes-h.Workers {
+		return Cluster{}, fmt.Errorf("cynthia: homogeneous cluster: %d workers + %d PS exceed MaxClusterNodes = %d (use Model.PredictHomogeneous)",
+			h.Workers, h.PS, MaxClusterNodes)
+	}
 	c := Cluster{
 		Workers: make([]Instance, h.Workers),
 		PS:      make([]Instance, h.PS),
@@ -208,7 +223,7 @@ func (h Homogeneous) Cluster() Cluster {
 	for k := range c.PS {
 		c.PS[k] = h.Instance
 	}
-	return c
+	return c, nil
 }
 
 func checkPositive(kind, name, field string, v float64) error {

@@ -35,6 +35,9 @@ type Limits struct {
 	Workers int64   // largest worker count; 0: DefaultMaxWorkers
 	Steps   int64   // largest step count; 0: DefaultMaxSteps
 	Events  float64 // largest estimated simulator event count; 0: DefaultMaxEvents
+	// ModelWork is the largest estimated work of an analytical kind (see
+	// DefaultMaxModelWork); 0: DefaultMaxModelWork.
+	ModelWork float64 `toml:"model_work"`
 }
 
 // SimEvents estimates the events of simulating steps steps of every worker

@@ -3,11 +3,9 @@ package experiment
 import (
 	"fmt"
 	"maps"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -36,47 +34,13 @@ type Spec struct {
 	Models []string
 	Plot   Plot
 	Params toml.Primitive // kind-specific, decoded strictly by the kind
-	// Limits bound worker and step counts (see DefaultMaxWorkers).
+	// Limits bound worker and step counts (see DefaultMaxWorkers), simulator
+	// events and the analytical kinds' work (DefaultMaxModelWork).
 	Limits Limits
 
 	// Path is the spec file; Name its base name without extension.
 	Path, Name string
 	file       *tomlfile.File
-}
-
-// Sweep is the swept variable: either explicit Values or From..To by Step.
-type Sweep struct {
-	Var    string
-	Values []float64
-	From   float64
-	To     float64
-	Step   float64
-}
-
-// Points returns the swept values.
-func (s Sweep) Points() []float64 {
-	if len(s.Values) > 0 {
-		return s.Values
-	}
-	if s.Var == "" {
-		return nil
-	}
-	step := s.Step
-	if step == 0 {
-		step = 1
-	}
-	var out []float64
-	for i := 0; ; i++ {
-		x := s.From + float64(i)*step
-		if x > s.To+1e-9*math.Abs(step) {
-			break
-		}
-		// Round away the binary error of the multiplication (0.1 + 2·0.1
-		// must be 0.3, as the user wrote it).
-		x, _ = strconv.ParseFloat(strconv.FormatFloat(x, 'g', 12, 64), 64)
-		out = append(out, x)
-	}
-	return out
 }
 
 // Plot describes the figure.
@@ -145,11 +109,17 @@ func Parse(path string, b []byte) (*Spec, error) {
 	default:
 		return nil, f.Errorf([]string{"plot", "legend"}, "legend position %q (want top left, top right, bottom left or bottom right)", s.Plot.Legend)
 	}
-	if sw := s.Sweep; sw.Var != "" && len(sw.Values) == 0 && (sw.To < sw.From || sw.Step < 0) {
-		return nil, f.Errorf([]string{"sweep"}, "sweep %q from %v to %v by %v is empty", sw.Var, sw.From, sw.To, sw.Step)
+	// The sweep's values first (NaN passes every comparison), then the
+	// limits on its workers, then its number of points: all from the
+	// bounds, before any point is computed.
+	if key, err := s.Sweep.validate(); err != nil {
+		return nil, f.Errorf(sweepKey(key), "%v", err)
 	}
 	if err := s.checkLimits(b); err != nil {
 		return nil, err
+	}
+	if _, key, err := s.Sweep.count(); err != nil {
+		return nil, f.Errorf(sweepKey(key), "%v", err)
 	}
 	for name, p := range s.Inputs {
 		if p == "" || filepath.IsAbs(p) {
@@ -170,6 +140,14 @@ func (s *Spec) CheckInputs() error {
 		}
 	}
 	return nil
+}
+
+// sweepKey is the key path of a key under [sweep] ("": the table).
+func sweepKey(key string) []string {
+	if key == "" {
+		return []string{"sweep"}
+	}
+	return []string{"sweep", key}
 }
 
 // Errorf returns an error located at the key path of the spec file.

@@ -19,12 +19,22 @@ type Partition struct {
 	Load []int64
 }
 
+// MaxServers caps the servers of a placement: 4096, as many as the worker
+// counts one pslab predict run simulates (predict.MaxWorkerCounts; a PS job
+// has fewer servers than workers). A larger count is a mistake (pslab
+// predict -ps 1000000000) and is refused before the per-server loads are
+// allocated; Greedy's work is len(vars)·servers.
+const MaxServers = 4096
+
 // Greedy assigns vars in order, each to the server with the smallest current
-// load, ties to the lowest index. It returns an error for servers < 1 or a
-// negative size.
+// load, ties to the lowest index. It returns an error for servers < 1 or
+// above MaxServers, or a negative size.
 func Greedy(vars []Variable, servers int) (Partition, error) {
 	if servers < 1 {
 		return Partition{}, fmt.Errorf("placement: %d servers, need at least 1", servers)
+	}
+	if servers > MaxServers {
+		return Partition{}, fmt.Errorf("placement: %d servers exceed the limit of %d (placement.MaxServers)", servers, MaxServers)
 	}
 	p := Partition{Server: make([]int, len(vars)), Load: make([]int64, servers)}
 	for i, v := range vars {

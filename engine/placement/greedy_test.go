@@ -1,6 +1,8 @@
 package placement
 
 import (
+	"fmt"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -41,4 +43,21 @@ func TestGreedyConservesBytes(t *testing.T) {
 		}
 		require.Equal(t, total, sum)
 	}
+}
+
+// TestGreedyRefusesAbsurdServerCounts: more than MaxServers servers are
+// refused before the per-server loads are allocated, naming the count.
+// Before the fix `pslab predict -ps 1000000000` reached Greedy, which
+// allocated 8 GB of loads: "fatal error: out of memory".
+func TestGreedyRefusesAbsurdServerCounts(t *testing.T) {
+	t.Parallel()
+	vars := []Variable{{"w", 4}, {"b", 1}}
+	for _, servers := range []int{1_000_000_000, math.MaxInt, MaxServers + 1} {
+		_, err := Greedy(vars, servers)
+		require.ErrorContains(t, err, fmt.Sprintf("placement: %d servers exceed the limit of %d (placement.MaxServers)", servers, MaxServers))
+	}
+	p, err := Greedy(vars, MaxServers)
+	require.NoError(t, err)
+	require.Len(t, p.Load, MaxServers)
+	require.Equal(t, []int{0, 1}, p.Server)
 }

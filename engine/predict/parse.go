@@ -101,11 +101,18 @@ func ParseBytes(s string) (int64, error) {
 	return int64(b), nil
 }
 
+// MaxWorkerCounts caps the worker counts ParseWorkers returns (the
+// simulated configurations of one pslab predict run).
+const MaxWorkerCounts = 4096
+
 // ParseWorkers parses worker counts: a range "1..16", a list "1,2,4,8"
 // or one count "8", into ascending integers ≥ 1. Ranges may be listed:
-// "1..4,8,16".
+// "1..4,8,16". More than MaxWorkerCounts counts are refused from the
+// bounds of the ranges, before any count is built.
 func ParseWorkers(s string) ([]int, error) {
-	var out []int
+	type span struct{ lo, hi int }
+	var spans []span
+	total, prev := 0, 0
 	for _, f := range strings.Split(s, ",") {
 		f = strings.TrimSpace(f)
 		lo, hi, isRange := strings.Cut(f, "..")
@@ -117,15 +124,21 @@ func ParseWorkers(s string) ([]int, error) {
 		if err != nil || a < 1 || b < a {
 			return nil, fmt.Errorf("%q: want worker counts such as 1..16, 1,2,4,8 or 8 (integers ≥ 1)", s)
 		}
-		for w := a; w <= b; w++ {
-			if len(out) > 0 && w <= out[len(out)-1] {
-				return nil, fmt.Errorf("%q: worker counts must ascend without repeats", s)
-			}
+		if a <= prev {
+			return nil, fmt.Errorf("%q: worker counts must ascend without repeats", s)
+		}
+		// b−a+1 cannot overflow (a ≥ 1); total stays ≤ MaxWorkerCounts.
+		if n := b - a + 1; n > MaxWorkerCounts-total {
+			return nil, fmt.Errorf("%q: %d worker counts; at most %d", s, uint64(total)+uint64(n), MaxWorkerCounts)
+		}
+		total += b - a + 1
+		spans, prev = append(spans, span{a, b}), b
+	}
+	out := make([]int, 0, total)
+	for _, sp := range spans {
+		for w := sp.lo; w <= sp.hi; w++ {
 			out = append(out, w)
 		}
-	}
-	if len(out) > 4096 {
-		return nil, fmt.Errorf("%q: %d worker counts; at most 4096", s, len(out))
 	}
 	return out, nil
 }

@@ -63,3 +63,25 @@ func TestParseWorkers(t *testing.T) {
 		require.ErrorContains(t, err, want, in)
 	}
 }
+
+// TestParseWorkersRefusesHugeRangesFromTheBounds: a range with more counts
+// than MaxWorkerCounts is refused from its bounds, before any count is
+// built (pslab predict prefixes "predict: -workers: "). Before the fix
+// "1..1000000000" built a billion ints, then applied the cap: "fatal error:
+// out of memory".
+func TestParseWorkersRefusesHugeRangesFromTheBounds(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"1..1000000000":          `"1..1000000000": 1000000000 worker counts; at most 4096`,
+		"1..9223372036854775807": `"1..9223372036854775807": 9223372036854775807 worker counts; at most 4096`,
+		"1..4000,5000..5100":     `"1..4000,5000..5100": 4101 worker counts; at most 4096`,
+		"8,1..1000000000":        "ascend",
+	} {
+		_, err := ParseWorkers(in)
+		require.ErrorContains(t, err, want, in)
+	}
+	ws, err := ParseWorkers("1..4096")
+	require.NoError(t, err)
+	require.Len(t, ws, MaxWorkerCounts)
+	require.Equal(t, 4096, ws[4095])
+}

@@ -72,6 +72,27 @@ func cynthiaTimeVsWorkers(_ context.Context, env *experiment.Env) (*experiment.R
 	if len(p.Workloads) == 0 {
 		return nil, env.Errorf("workloads", "no workloads")
 	}
+	if err := checkNodes(env, "ps", p.PS); err != nil {
+		return nil, env.Errorf("ps", "params.%v", err)
+	}
+	if env.Spec.Sweep.Var != "workers" {
+		return nil, env.Spec.Errorf([]string{"sweep", "var"}, "sweep var %q (want workers)", env.Spec.Sweep.Var)
+	}
+	ns, err := sweepCounts(env)
+	if err != nil {
+		return nil, err
+	}
+	// Every point is one closed-form evaluation per workload and model.
+	models := 0
+	for _, m := range []string{"cynthia", "optimus", "paleo"} {
+		if env.UsesModel(m) {
+			models++
+		}
+	}
+	if err := env.CheckModelWork([]string{"sweep"}, float64(len(ns))*float64(len(p.Workloads))*float64(models),
+		fmt.Sprintf("cynthia-time-vs-workers: %d points × %d workloads × %d models", len(ns), len(p.Workloads), models)); err != nil {
+		return nil, err
+	}
 	t4, err := env.Input("table4", cynthiaTable4)
 	if err != nil {
 		return nil, err
@@ -92,14 +113,14 @@ func cynthiaTimeVsWorkers(_ context.Context, env *experiment.Env) (*experiment.R
 		}
 		firstBottleneck := 0.0
 		prevUtil, utilMonotone := 1.0, 1.0
-		for _, x := range env.Spec.Sweep.Points() {
-			n := int(x)
+		for _, n := range ns {
+			x := float64(n)
 			h := cynthiamodel.Homogeneous{Instance: inst, Workers: n, PS: p.PS, CBase: inst.CPU}
 			for _, m := range []string{"cynthia", "optimus", "paleo"} {
 				if !env.UsesModel(m) {
 					continue
 				}
-				b, err := Models[m].Predict(w, h.Cluster())
+				b, err := Models[m].PredictHomogeneous(w, h)
 				if err != nil {
 					return nil, fmt.Errorf("%s with %d workers: %w", name, n, err)
 				}

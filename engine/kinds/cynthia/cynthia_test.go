@@ -138,11 +138,11 @@ func TestCynthiaPredictErrorsNameTheField(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ body, want string }{
 		{"[sweep]\nvar = \"gpus\"\nvalues = [1]\n[params]\n[[params.series]]\nlabel = \"v\"\nkey = \"v\"\nworkload = \"VGG-19\"\nworker = \"m4.xlarge\"\n", `sweep var "gpus"`},
-		{"[sweep]\nvar = \"workers\"\nvalues = [1.5]\n[params]\n[[params.series]]\nlabel = \"v\"\nkey = \"v\"\nworkload = \"VGG-19\"\nworker = \"m4.xlarge\"\n", "not a positive integer"},
+		{"[sweep]\nvar = \"workers\"\nvalues = [1.5]\n[params]\n[[params.series]]\nlabel = \"v\"\nkey = \"v\"\nworkload = \"VGG-19\"\nworker = \"m4.xlarge\"\n", "sweep.values = 1.5: workers must be whole numbers >= 1"},
 		{"[sweep]\nvar = \"workers\"\nvalues = [1]\n[params]\n[[params.series]]\nlabel = \"v\"\nkey = \"v\"\nworkload = \"VGG-19\"\nworker = \"m4.xlarge\"\nquantity = \"speed\"\n", `quantity "speed"`},
 		{"[sweep]\nvar = \"workers\"\nvalues = [1]\n[params]\n[[params.series]]\nlabel = \"v\"\nkey = \"v\"\nworkload = \"VGG-19\"\nworker = \"p3.2xlarge\"\n", `"p3.2xlarge" is not in the catalogue`},
 		{"[sweep]\nvar = \"workers\"\nvalues = [1]\n[params]\n[[params.series]]\nlabel = \"v\"\nkey = \"v\"\nworkload = \"VGG-19\"\nworker = \"m4.xlarge\"\nmark_crossover = true\n", "needs a BSP workload"},
-		{"[sweep]\nvar = \"ps\"\nvalues = [1]\n[params]\n[[params.series]]\nlabel = \"v\"\nkey = \"v\"\nworkload = \"VGG-19\"\nworker = \"m4.xlarge\"\n", "workers must be >= 1"},
+		{"[sweep]\nvar = \"ps\"\nvalues = [1]\n[params]\n[[params.series]]\nlabel = \"v\"\nkey = \"v\"\nworkload = \"VGG-19\"\nworker = \"m4.xlarge\"\n", `series 0 ("v"): workers = 0: want a number of workers >= 1`},
 		{"[sweep]\nvar = \"workers\"\nvalues = [1]\n[params]\nspeed = 1\n", `unknown field "params.speed"`},
 	} {
 		_, err := runCynthiaSpec(t, cynthiaPredict, predictHeader+tc.body, nil)

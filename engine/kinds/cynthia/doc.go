@@ -14,6 +14,15 @@
 // project's shared folder; its catalogue entries are CATALOGUE.md §A.3,
 // §B.3 (Eq. 1–23, Algorithm 1), §C.3 and §D.3.
 //
+// Bounded work: cynthia-time-vs-workers and cynthia-predict check their
+// node counts (swept workers or PS nodes, [params] ps and workers) against
+// [limits] workers before they build a cluster; they, cynthia-provision and
+// cynthia-plan-search estimate their model work (work.go) before they
+// evaluate anything and refuse above [limits] model_work
+// (experiment.DefaultMaxModelWork), naming the estimate and the key that
+// raises it. cynthia-measured evaluates one closed-form prediction per
+// measured row.
+//
 // This package imports engine model packages and engine/measured, never
 // another paper's kinds.
 package cynthia

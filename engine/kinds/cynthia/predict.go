@@ -79,14 +79,24 @@ func cynthiaPredict(_ context.Context, env *experiment.Env) (*experiment.Result,
 	if sweep.Var != "workers" && sweep.Var != "ps" {
 		return nil, env.Spec.Errorf([]string{"sweep", "var"}, "sweep var %q (want workers or ps)", sweep.Var)
 	}
-	xs := sweep.Points()
-	for _, x := range xs {
-		if x < 1 || x != math.Trunc(x) {
-			return nil, env.Spec.Errorf([]string{"sweep"}, "%s = %v is not a positive integer", sweep.Var, x)
-		}
+	ns, err := sweepCounts(env)
+	if err != nil {
+		return nil, err
 	}
 	if len(p.Series) == 0 {
 		return nil, env.Errorf("series", "no series")
+	}
+	byPS := sweep.Var == "ps"
+	if err := checkSeriesNodes(env, p.Series, byPS); err != nil {
+		return nil, err
+	}
+	if err := env.CheckModelWork([]string{"sweep"}, predictWork(p.Series, ns, byPS),
+		fmt.Sprintf("cynthia-predict: %d points × %d series", len(ns), len(p.Series))); err != nil {
+		return nil, err
+	}
+	xs := make([]float64, len(ns))
+	for i, n := range ns {
+		xs[i] = float64(n)
 	}
 	in, err := readCynthiaInputs(env)
 	if err != nil {
@@ -176,14 +186,10 @@ func predictSeries(env *experiment.Env, in *cynthiaInputs, base cynthiamodel.Ins
 			return curve{}, fmt.Errorf("straggler: %w", err)
 		}
 	}
+	// Node counts were validated by checkSeriesNodes.
 	byPS := env.Spec.Sweep.Var == "ps"
-	switch {
-	case byPS && s.Workers < 1:
-		return curve{}, fmt.Errorf("workers must be >= 1 when the sweep is over PS nodes, got %d", s.Workers)
-	case !byPS && s.PS == 0:
+	if !byPS && s.PS == 0 {
 		s.PS = 1
-	case !byPS && s.PS < 0:
-		return curve{}, fmt.Errorf("ps must be >= 1, got %d", s.PS)
 	}
 
 	c := curve{xs: xs, ys: make([]float64, len(xs))}

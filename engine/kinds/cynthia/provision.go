@@ -151,6 +151,10 @@ func cynthiaProvision(_ context.Context, env *experiment.Env) (*experiment.Resul
 	if err != nil {
 		return nil, err
 	}
+	if err := env.CheckModelWork([]string{"params", "goals"}, provisionWork(&p, 2, cases, in.catalogue, base.CPU),
+		fmt.Sprintf("cynthia-provision: %d goals × 2 planners and %d ps_scan grids (search spaces of Algorithm 1)", len(cases), len(p.PSScan))); err != nil {
+		return nil, err
+	}
 	res := experiment.NewResult()
 	lo, hi, compared := math.Inf(1), math.Inf(-1), 0
 	for _, c := range cases {

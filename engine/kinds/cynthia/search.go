@@ -48,6 +48,10 @@ func cynthiaPlanSearch(_ context.Context, env *experiment.Env) (*experiment.Resu
 	if err != nil {
 		return nil, err
 	}
+	if err := env.CheckModelWork([]string{"params", "goals"}, provisionWork(&p, 1, cases, in.catalogue, base.CPU),
+		fmt.Sprintf("cynthia-plan-search: %d goals (search spaces of Algorithm 1)", len(cases))); err != nil {
+		return nil, err
+	}
 	var claims *dataset.Table
 	if env.HasInput("claims") {
 		if claims, err = env.Input("claims", cynthiaClaims); err != nil {
