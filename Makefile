@@ -66,7 +66,9 @@ FUZZ_TARGETS := \
 	./engine/importer:FuzzReadMeasured \
 	./engine/experiment:FuzzParse \
 	./engine/golden:FuzzParse \
-	./engine/testbed:FuzzLoadConfigs
+	./engine/testbed:FuzzLoadConfigs \
+	./engine/experiment:FuzzSweepPoints \
+	./engine/shard:FuzzShardMeta
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
