@@ -12,7 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// tree maps every file and directory under root to a hash of its content.
+// tree maps every file and directory under root to a hash of its content
+// (of a symbolic link: its target, not followed).
 func tree(t *testing.T, root string) map[string][32]byte {
 	out := map[string][32]byte{}
 	require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -20,7 +21,14 @@ func tree(t *testing.T, root string) map[string][32]byte {
 			return err
 		}
 		var b []byte
-		if !d.IsDir() {
+		switch {
+		case d.Type()&fs.ModeSymlink != 0: // the link, not its target
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			b = []byte(target)
+		case !d.IsDir():
 			if b, err = os.ReadFile(p); err != nil {
 				return err
 			}

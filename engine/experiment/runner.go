@@ -192,7 +192,7 @@ func runOne(ctx context.Context, reg Registry, path string, opt Options) (o Outc
 		return Outcome{Err: err}
 	}
 	o.Spec = spec
-	if err := spec.CheckInputs(); err != nil {
+	if err := spec.CheckInputs(opt.Root); err != nil {
 		o.Err = err
 		return o
 	}

@@ -130,13 +130,36 @@ func Parse(path string, b []byte) (*Spec, error) {
 }
 
 // CheckInputs reports the first input (in name order) whose path leaves
-// the repository ("../../etc/passwd"), naming the key and its line. The
-// runner calls it before an experiment runs; Load does not, so tests may
-// point a spec in a temporary directory at the repository's datasets.
-func (s *Spec) CheckInputs() error {
-	for _, name := range slices.Sorted(maps.Keys(s.Inputs)) {
+// the repository whose root is root, naming the key and its line: lexically
+// ("../../etc/passwd"), or through a symbolic link once every link is
+// resolved (datasets/x.arrow linked to /etc/passwd; the error then names
+// the resolved target). A path whose tail does not exist yet is checked up
+// to its last existing directory (reading it fails later, naming the
+// input). The runner calls it before an experiment runs; Load does not, so
+// tests may point a spec in a temporary directory at the repository's
+// datasets.
+func (s *Spec) CheckInputs(root string) error {
+	names := slices.Sorted(maps.Keys(s.Inputs))
+	for _, name := range names {
 		if p := s.Inputs[name]; !filepath.IsLocal(filepath.FromSlash(p)) {
 			return s.Errorf([]string{"inputs", name}, "input %q = %q: path must be relative to the repository root and stay inside it", name, p)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	realRoot, err := realPath(root)
+	if err != nil {
+		return fmt.Errorf("repository root: %w", err)
+	}
+	for _, name := range names {
+		p := s.Inputs[name]
+		resolved, err := realPath(filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil {
+			return s.Errorf([]string{"inputs", name}, "input %q = %q: %v", name, p, err)
+		}
+		if !within(realRoot, resolved) {
+			return s.Errorf([]string{"inputs", name}, "input %q = %q resolves to %s, outside the repository root %s (a symbolic link leaves it)", name, p, resolved, realRoot)
 		}
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 // files) and the unit tests' spec.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(goodSpec))
+	root := f.TempDir() // an empty repository: no input exists, none is a link
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 16<<10 {
 			return // bounded work per input
@@ -27,7 +28,7 @@ func FuzzParse(f *testing.F) {
 		if s.ID != "beyond-toy" || s.Paper != "beyond" {
 			t.Fatalf("accepted id %q paper %q", s.ID, s.Paper)
 		}
-		if s.CheckInputs() != nil {
+		if s.CheckInputs(root) != nil {
 			return
 		}
 		for name, p := range s.Inputs {

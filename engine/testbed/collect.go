@@ -96,7 +96,7 @@ func collectMain(ctx context.Context, args []string, self Launcher, stdout, stde
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(*root, path)
 	}
-	cfgs, err := LoadConfigs(path)
+	cfgs, err := LoadConfigs(path, *root)
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ type Config struct {
 	// alexnet.graph.txt) or "toy".
 	Model string
 	// ProfileDir holds the PipeDream profiles (relative paths are relative
-	// to the repository root).
+	// to the repository root); LoadConfigs keeps it inside the root.
 	ProfileDir  string
 	Batch       int     // examples per step per worker (0: the profile's)
 	DeviceSpeed float64 // compute times are divided by it
@@ -139,9 +139,13 @@ func LoadCalibration(path string) (cal Calibration, ok bool, err error) {
 
 // LoadConfigs decodes the collection file strictly (unknown keys and
 // wrong types are errors with file:line) and returns every configuration
-// with defaults applied and validated; errors name the file, the line of
-// the configuration's [[config]] header and the field.
-func LoadConfigs(path string) ([]Config, error) {
+// with defaults applied and validated. root is the directory relative
+// profile_dir values are relative to (the repository root): every path key
+// must resolve inside it, symbolic links followed. A value of [defaults]
+// that is invalid on its own is reported at its key's line under
+// [defaults]; other errors name the file, the line of the configuration's
+// [[config]] header (of the key, for profile_dir) and the field.
+func LoadConfigs(path, root string) ([]Config, error) {
 	var f configFile
 	tf, err := tomlfile.Decode(path, &f)
 	if err != nil {
@@ -151,8 +155,9 @@ func LoadConfigs(path string) ([]Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	lines := strings.Split(string(b), "\n")
 	var headers []int
-	for i, line := range strings.Split(string(b), "\n") {
+	for i, line := range lines {
 		if strings.HasPrefix(strings.TrimSpace(line), "[[config]]") {
 			headers = append(headers, i+1)
 		}
@@ -160,14 +165,29 @@ func LoadConfigs(path string) ([]Config, error) {
 	if len(f.Config) == 0 {
 		return nil, tf.Errorf(nil, "no [[config]] tables")
 	}
+	realRoot, err := realPath(root)
+	if err != nil {
+		return nil, fmt.Errorf("%s: root %s: %w", path, root, err)
+	}
+	if err := checkDefaults(tf, f.Defaults, root, realRoot); err != nil {
+		return nil, err
+	}
 	seen := map[string]int{}
 	out := make([]Config, len(f.Config))
 	for i, cf := range f.Config {
-		line := 1
+		line, next := 1, 0
 		if i < len(headers) {
 			line = headers[i]
 		}
+		if i+1 < len(headers) {
+			next = headers[i+1]
+		}
 		c, err := merge(cf, f.Defaults)
+		if err == nil && cf.ProfileDir != nil {
+			if err := confinePath(root, realRoot, *cf.ProfileDir); err != nil {
+				return nil, fmt.Errorf("%s:%d: config %d %q: field profile_dir: %w", path, tableKeyLine(lines, line, next, "profile_dir"), i+1, c.Name, err)
+			}
+		}
 		if err == nil {
 			err = c.Validate()
 		}

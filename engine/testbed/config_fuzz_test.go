@@ -8,11 +8,17 @@ import (
 )
 
 // FuzzLoadConfigs: no configuration file panics; an error names the file;
-// every accepted configuration validates. Seeds:
+// every accepted configuration validates and its profile_dir stays inside
+// the root. Seeds:
 // testdata/fuzz/FuzzLoadConfigs (datasets/testbed/configs.toml).
 func FuzzLoadConfigs(f *testing.F) {
 	f.Add([]byte("[[config]]\nname = \"a\"\nmodel = \"alexnet\"\nbatch = 8\nbandwidth_mbit = 100\nworkers = [1]\n"))
-	path := filepath.Join(f.TempDir(), "configs.toml")
+	root := f.TempDir()
+	realRoot, err := realPath(root)
+	if err != nil {
+		f.Fatal(err)
+	}
+	path := filepath.Join(root, "configs.toml")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 16<<10 {
 			return // bounded work per input
@@ -20,7 +26,7 @@ func FuzzLoadConfigs(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cfgs, err := LoadConfigs(path)
+		cfgs, err := LoadConfigs(path, root)
 		if err != nil {
 			if !strings.Contains(err.Error(), path) {
 				t.Fatalf("error does not name the file: %v", err)
@@ -30,6 +36,13 @@ func FuzzLoadConfigs(f *testing.F) {
 		for i := range cfgs {
 			if err := cfgs[i].Validate(); err != nil {
 				t.Fatalf("accepted config %d that does not validate: %v", i, err)
+			}
+			dir := cfgs[i].ProfileDir
+			if !filepath.IsAbs(dir) {
+				dir = filepath.Join(root, dir)
+			}
+			if p, err := realPath(dir); err != nil || !within(realRoot, p) {
+				t.Fatalf("accepted config %d whose profile_dir %q leaves the root (%q, %v)", i, cfgs[i].ProfileDir, p, err)
 			}
 		}
 	})

@@ -11,7 +11,7 @@ import (
 )
 
 const goodConfigs = `[defaults]
-profile_dir = "../shared/datasets/pipedream-profiles"
+profile_dir = "datasets/pipedream-profiles"
 batch = 0
 device_speed = 40
 bytes_scale = 0.0025
@@ -51,9 +51,17 @@ func writeConfig(t *testing.T, s string) string {
 	return p
 }
 
+// loadConfigs writes s to a configuration file and loads it with the
+// file's directory as the root.
+func loadConfigs(t *testing.T, s string) ([]Config, error) {
+	t.Helper()
+	p := writeConfig(t, s)
+	return LoadConfigs(p, filepath.Dir(p))
+}
+
 func TestLoadConfigsAppliesDefaults(t *testing.T) {
 	t.Parallel()
-	cs, err := LoadConfigs(writeConfig(t, goodConfigs))
+	cs, err := loadConfigs(t, goodConfigs)
 	require.NoError(t, err)
 	require.Len(t, cs, 2)
 	require.Equal(t, 512, cs[0].Batch)
@@ -62,7 +70,7 @@ func TestLoadConfigsAppliesDefaults(t *testing.T) {
 	require.Equal(t, []int{3}, cs[1].Workers)
 	require.Equal(t, OrderTIC, cs[1].Order)
 	require.Equal(t, 100e6/8, cs[1].Bandwidth(), "Mbit/s to bytes/s")
-	require.Equal(t, filepath.Join("/r", "../shared/datasets/pipedream-profiles", "vgg16.graph.txt"), cs[1].Job("/r", 3).Profile)
+	require.Equal(t, filepath.Join("/r", "datasets/pipedream-profiles", "vgg16.graph.txt"), cs[1].Job("/r", 3).Profile)
 	require.Equal(t, 3, cs[1].Job("/r", 3).Workers)
 }
 
@@ -83,16 +91,16 @@ func TestLoadConfigsErrorsNameFileLineAndField(t *testing.T) {
 		{goodConfigs + "\n[[config]]\nname = \"c/d\"\nmodel = \"toy\"\n", `field name: "c/d"`},
 		{goodConfigs + "\n[[config]]\nname = \"c\"\nmodel = \"toy\"\nsync = \"ssp\"\n", `sync "ssp"`},
 	} {
-		_, err := LoadConfigs(writeConfig(t, tc.edit))
+		_, err := loadConfigs(t, tc.edit)
 		require.ErrorContains(t, err, tc.want)
 	}
-	_, err := LoadConfigs(writeConfig(t, "[defaults]\nsteps = 1\n"))
+	_, err := loadConfigs(t, "[defaults]\nsteps = 1\n")
 	require.ErrorContains(t, err, "no [[config]] tables")
 }
 
 func TestConfigScaleForQuickRuns(t *testing.T) {
 	t.Parallel()
-	cs, err := LoadConfigs(writeConfig(t, goodConfigs))
+	cs, err := loadConfigs(t, goodConfigs)
 	require.NoError(t, err)
 	q := cs[0].Scale(0.1)
 	require.Equal(t, 10, q.Steps)
@@ -107,7 +115,7 @@ func TestConfigScaleForQuickRuns(t *testing.T) {
 
 func TestCheckedInConfigsDecode(t *testing.T) {
 	t.Parallel()
-	cs, err := LoadConfigs("../../datasets/testbed/configs.toml")
+	cs, err := LoadConfigs("../../datasets/testbed/configs.toml", "../..")
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, len(cs), 20)
 }

@@ -36,7 +36,7 @@ func repeatMain(ctx context.Context, args []string, self Launcher, stdout, stder
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(*root, path)
 	}
-	cfgs, err := LoadConfigs(path)
+	cfgs, err := LoadConfigs(path, *root)
 	if err != nil {
 		return err
 	}
