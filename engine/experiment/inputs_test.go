@@ -85,3 +85,28 @@ func TestInputSymlinkInsideTheRepositoryAccepted(t *testing.T) {
 		}
 	}
 }
+
+// TestInputsUnderALinkedDatasetsDirectory: datasets/ itself may be a link
+// (to shared storage, or the scratch roots of the shard tests): an input
+// inside where it resolves is accepted, but a link below it that leaves
+// it is still refused.
+func TestInputsUnderALinkedDatasetsDirectory(t *testing.T) {
+	t.Parallel()
+	shared := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(shared, "x.arrow"), []byte("data"), 0o644))
+	outside := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(outside, "secret"), []byte("s"), 0o644))
+	require.NoError(t, os.Symlink(filepath.Join(outside, "secret"), filepath.Join(shared, "leak.arrow")))
+	for input, ok := range map[string]bool{"datasets/x.arrow": true, "datasets/leak.arrow": false} {
+		root, sp := repo(t, withInput(input), goodGolden)
+		require.NoError(t, os.Symlink(shared, filepath.Join(root, "datasets")))
+		s, err := Load(sp)
+		require.NoError(t, err)
+		err = s.CheckInputs(root)
+		if ok {
+			require.NoError(t, err, input)
+		} else {
+			require.ErrorContains(t, err, "outside the repository root", input)
+		}
+	}
+}

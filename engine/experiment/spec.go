@@ -158,9 +158,18 @@ func (s *Spec) CheckInputs(root string) error {
 		if err != nil {
 			return s.Errorf([]string{"inputs", name}, "input %q = %q: %v", name, p, err)
 		}
-		if !within(realRoot, resolved) {
-			return s.Errorf([]string{"inputs", name}, "input %q = %q resolves to %s, outside the repository root %s (a symbolic link leaves it)", name, p, resolved, realRoot)
+		if within(realRoot, resolved) {
+			continue
 		}
+		// A top-level directory that is itself a link (datasets/ on shared
+		// storage) is the user's layout: an input may stay inside where
+		// that directory resolves to, but no link below it may leave it.
+		if top, rest, ok := strings.Cut(filepath.ToSlash(p), "/"); ok && rest != "" {
+			if realTop, err := realPath(filepath.Join(root, top)); err == nil && within(realTop, resolved) {
+				continue
+			}
+		}
+		return s.Errorf([]string{"inputs", name}, "input %q = %q resolves to %s, outside the repository root %s (a symbolic link leaves it)", name, p, resolved, realRoot)
 	}
 	return nil
 }
