@@ -154,6 +154,9 @@ func (f *predictFlags) cluster(in *predictInput) (predict.Cluster, error) {
 	c := predict.Cluster{OverheadOn: overheadOn, Servers: f.servers, Batch: f.batch, DeviceSpeed: f.deviceSpeed, Link: sim.Link{Mode: mode, Order: order},
 		Alpha: f.alpha, Beta: f.beta, Jitter: f.jitter, UpdateTime: f.update, ProfileSteps: f.profSteps,
 		Steps: f.steps, Warmup: f.warmup, Seed: f.seed, Paper: f.paper, Precision: sim.Precision{Target: f.precision}}
+	if math.IsNaN(f.maxEvents) || math.IsInf(f.maxEvents, 0) || f.maxEvents <= 0 {
+		return c, fmt.Errorf("predict: -max-events %g: want a finite number of events > 0", f.maxEvents)
+	}
 	if f.servers > placement.MaxServers {
 		return c, fmt.Errorf("predict: -ps %d: at most %d parameter servers (placement.MaxServers)", f.servers, placement.MaxServers)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -16,10 +17,16 @@ import (
 func TestPredictShardsMergeToOneRun(t *testing.T) {
 	t.Parallel()
 	dir, profile, _, _ := toyInputs(t)
-	sweep := []string{profile, "-bandwidth", "1Gbps,10Gbps", "-workers", "1..5", "-steps", "40", "-paper", "-warmup", "5", "-profile-steps", "10"}
+	paper := []string{profile, "-bandwidth", "1Gbps,10Gbps", "-workers", "1..5", "-steps", "40", "-paper", "-warmup", "5", "-profile-steps", "10"}
+	// converged estimates: intervals, replications and modes must survive the merge too
+	converged := []string{profile, "-bandwidth", "1Gbps,10Gbps", "-workers", "1..5", "-precision", "0.05", "-profile-steps", "10"}
 	arrow, svg := filepath.Join(dir, "out.arrow"), filepath.Join(dir, "out.svg")
-	for _, extra := range [][]string{nil, {"-format", "arrow", "-o", arrow, "-figure", svg}} {
-		cmd := append(append([]string{"predict"}, sweep...), extra...)
+	for _, run := range []struct{ sweep, extra []string }{
+		{paper, nil}, {paper, []string{"-format", "arrow", "-o", arrow, "-figure", svg}},
+		{converged, []string{"-format", "json"}}, {converged, []string{"-format", "arrow", "-o", arrow, "-figure", svg}},
+	} {
+		extra := run.extra
+		cmd := append(append([]string{"predict"}, run.sweep...), extra...)
 		want, err := pslab(t, cmd...)
 		require.NoError(t, err)
 		wantFiles := map[string][]byte{}
@@ -29,7 +36,7 @@ func TestPredictShardsMergeToOneRun(t *testing.T) {
 				require.NoError(t, os.Remove(p))
 			}
 		}
-		require.Equal(t, extra != nil, len(wantFiles) == 2)
+		require.Equal(t, slices.Contains(extra, "-figure"), len(wantFiles) == 2)
 		for _, n := range []int{1, 2, 3, 4} {
 			base := filepath.Join(t.TempDir(), "shards")
 			for i := range n {

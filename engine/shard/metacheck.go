@@ -110,11 +110,11 @@ func checkKeys(b []byte) *MetaError {
 	if tok != json.Delim('{') {
 		return &MetaError{Reason: fmt.Sprintf("not a JSON object but %v", tok)}
 	}
-	return walkObject(dec, "")
+	return walkObject(dec, "", 0)
 }
 
 // walkObject reads the rest of an object whose '{' dec has read.
-func walkObject(dec *json.Decoder, at string) *MetaError {
+func walkObject(dec *json.Decoder, at string, depth int) *MetaError {
 	seen := map[string]string{}
 	for dec.More() {
 		tok, err := dec.Token()
@@ -127,7 +127,7 @@ func walkObject(dec *json.Decoder, at string) *MetaError {
 			return &MetaError{Field: field, Reason: fmt.Sprintf("given twice (also as %q)", prev)}
 		}
 		seen[fold(key)] = key
-		if err := walkValue(dec, field); err != nil {
+		if err := walkValue(dec, field, depth+1); err != nil {
 			return err
 		}
 	}
@@ -146,18 +146,27 @@ func fieldName(at, key string) string {
 	return at + "." + key
 }
 
-// walkValue reads one value at field at, checking the objects in it.
-func walkValue(dec *json.Decoder, at string) *MetaError {
+// MaxMetaDepth bounds the nesting of shard.json: pslab writes 3 levels,
+// and each level costs the path of its field, so deeper input (100,000
+// levels took over 20 s) is refused at once.
+const MaxMetaDepth = 32
+
+// walkValue reads one value at field at, nested depth levels deep,
+// checking the objects in it.
+func walkValue(dec *json.Decoder, at string, depth int) *MetaError {
+	if depth > MaxMetaDepth {
+		return &MetaError{Field: at, Reason: fmt.Sprintf("nested more than %d levels deep (shard.MaxMetaDepth)", MaxMetaDepth)}
+	}
 	tok, err := dec.Token()
 	if err != nil {
 		return &MetaError{Field: at, Reason: fmt.Sprintf("not valid JSON: %v", err)}
 	}
 	switch tok {
 	case json.Delim('{'):
-		return walkObject(dec, at)
+		return walkObject(dec, at, depth)
 	case json.Delim('['):
 		for i := 0; dec.More(); i++ {
-			if err := walkValue(dec, fmt.Sprintf("%s[%d]", at, i)); err != nil {
+			if err := walkValue(dec, fmt.Sprintf("%s[%d]", at, i), depth+1); err != nil {
 				return err
 			}
 		}

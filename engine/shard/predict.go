@@ -55,6 +55,14 @@ func ReadParts(m *Meta) ([]Part, error) {
 	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&parts); err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", m.Name(), PartsName, err)
 	}
+	for i, pt := range parts { // a part is read from another machine
+		if pt.Prediction == nil {
+			return nil, fmt.Errorf("%s: %s: part %d: no prediction", m.Name(), PartsName, i)
+		}
+		if err := checkPart(pt.Prediction); err != nil {
+			return nil, fmt.Errorf("%s: %s: part %d: %w", m.Name(), PartsName, i, err)
+		}
+	}
 	return parts, nil
 }
 
@@ -73,7 +81,7 @@ func JoinPredictions(nbw int, workers []int, parts []Part) ([]*predict.Predictio
 		p, q := out[pt.Bandwidth], pt.Prediction
 		if p == nil {
 			c := *q
-			c.Workers, c.Sim = nil, nil
+			c.Workers, c.Sim, c.Estimates = nil, nil, nil
 			c.Curves = make([]predict.Curve, len(q.Curves))
 			for i, cv := range q.Curves {
 				c.Curves[i] = predict.Curve{Model: cv.Model}
@@ -82,6 +90,9 @@ func JoinPredictions(nbw int, workers []int, parts []Part) ([]*predict.Predictio
 		}
 		if len(q.Curves) != len(p.Curves) {
 			return nil, fmt.Errorf("shard: bandwidth %d: the parts predicted different models", pt.Bandwidth)
+		}
+		if err := checkPart(q); err != nil {
+			return nil, fmt.Errorf("shard: bandwidth %d: %w", pt.Bandwidth, err)
 		}
 		for i, w := range q.Workers {
 			if slices.Contains(p.Workers, w) {
@@ -92,10 +103,13 @@ func JoinPredictions(nbw int, workers []int, parts []Part) ([]*predict.Predictio
 				if q.Curves[m].Model != p.Curves[m].Model {
 					return nil, fmt.Errorf("shard: bandwidth %d: the parts predicted different models", pt.Bandwidth)
 				}
-				p.Curves[m].Throughput = append(p.Curves[m].Throughput, q.Curves[m].Throughput[i])
+				appendPoint(&p.Curves[m], &q.Curves[m], i)
 			}
 			if len(q.Sim) > 0 {
 				p.Sim = append(p.Sim, q.Sim[i])
+			}
+			if len(q.Estimates) > 0 {
+				p.Estimates = append(p.Estimates, q.Estimates[i])
 			}
 		}
 	}
@@ -118,24 +132,70 @@ func sortByWorkers(p *predict.Prediction) {
 		idx[i] = i
 	}
 	slices.SortStableFunc(idx, func(a, b int) int { return p.Workers[a] - p.Workers[b] })
-	perm := func(x []float64) []float64 {
-		y := make([]float64, len(x))
-		for i, k := range idx {
-			y[i] = x[k]
-		}
-		return y
-	}
-	ws := slices.Clone(p.Workers)
-	for i, k := range idx {
-		p.Workers[i] = ws[k]
-	}
+	p.Workers = permute(p.Workers, idx)
 	for m := range p.Curves {
-		p.Curves[m].Throughput = perm(p.Curves[m].Throughput)
+		c := &p.Curves[m]
+		c.Throughput = permute(c.Throughput, idx)
+		if c.Lo != nil {
+			c.Lo, c.Hi, c.Converged = permute(c.Lo, idx), permute(c.Hi, idx), permute(c.Converged, idx)
+			c.Replications, c.Steps, c.Modes = permute(c.Replications, idx), permute(c.Steps, idx), permute(c.Modes, idx)
+		}
 	}
 	if len(p.Sim) > 0 {
-		sim := slices.Clone(p.Sim)
-		for i, k := range idx {
-			p.Sim[i] = sim[k]
+		p.Sim = permute(p.Sim, idx)
+	}
+	if len(p.Estimates) > 0 {
+		p.Estimates = permute(p.Estimates, idx)
+	}
+}
+
+// permute returns x reordered so that element i is x[idx[i]].
+func permute[T any](x []T, idx []int) []T {
+	y := make([]T, len(x))
+	for i, k := range idx {
+		y[i] = x[k]
+	}
+	return y
+}
+
+// checkPart refuses a part whose per-worker slices do not all have one
+// entry per worker count (a part is read from another machine).
+func checkPart(q *predict.Prediction) error {
+	n := len(q.Workers)
+	bad := func(what string, k int) error {
+		return fmt.Errorf("the part has %d worker counts but %d %s", n, k, what)
+	}
+	if len(q.Sim) > 0 && len(q.Sim) != n {
+		return bad("simulator runs", len(q.Sim))
+	}
+	if len(q.Estimates) > 0 && len(q.Estimates) != n {
+		return bad("simulator estimates", len(q.Estimates))
+	}
+	for _, c := range q.Curves {
+		if len(c.Throughput) != n {
+			return bad(string(c.Model)+" throughputs", len(c.Throughput))
+		}
+		if c.Lo == nil {
+			continue
+		}
+		for _, k := range []int{len(c.Lo), len(c.Hi), len(c.Converged), len(c.Replications), len(c.Steps), len(c.Modes)} {
+			if k != n {
+				return bad(string(c.Model)+" interval entries", k)
+			}
 		}
 	}
+	return nil
+}
+
+// appendPoint appends point i of q to c: its throughput and, for the
+// simulator's converged estimates, its interval and how it was obtained.
+func appendPoint(c, q *predict.Curve, i int) {
+	c.Throughput = append(c.Throughput, q.Throughput[i])
+	if q.Lo == nil {
+		return
+	}
+	c.Lo, c.Hi = append(c.Lo, q.Lo[i]), append(c.Hi, q.Hi[i])
+	c.Converged = append(c.Converged, q.Converged[i])
+	c.Replications, c.Steps = append(c.Replications, q.Replications[i]), append(c.Steps, q.Steps[i])
+	c.Modes = append(c.Modes, q.Modes[i])
 }
