@@ -10,6 +10,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"pslab/engine/confine"
 	"pslab/engine/tomlfile"
 )
 
@@ -148,24 +149,24 @@ func (s *Spec) CheckInputs(root string) error {
 	if len(names) == 0 {
 		return nil
 	}
-	realRoot, err := realPath(root)
+	realRoot, err := confine.RealPath(root)
 	if err != nil {
 		return fmt.Errorf("repository root: %w", err)
 	}
 	for _, name := range names {
 		p := s.Inputs[name]
-		resolved, err := realPath(filepath.Join(root, filepath.FromSlash(p)))
+		resolved, err := confine.RealPath(filepath.Join(root, filepath.FromSlash(p)))
 		if err != nil {
 			return s.Errorf([]string{"inputs", name}, "input %q = %q: %v", name, p, err)
 		}
-		if within(realRoot, resolved) {
+		if confine.Within(realRoot, resolved) {
 			continue
 		}
 		// A top-level directory that is itself a link (datasets/ on shared
 		// storage) is the user's layout: an input may stay inside where
 		// that directory resolves to, but no link below it may leave it.
 		if top, rest, ok := strings.Cut(filepath.ToSlash(p), "/"); ok && rest != "" {
-			if realTop, err := realPath(filepath.Join(root, top)); err == nil && within(realTop, resolved) {
+			if realTop, err := confine.RealPath(filepath.Join(root, top)); err == nil && confine.Within(realTop, resolved) {
 				continue
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"pslab/engine/confine"
 	"pslab/engine/tomlfile"
 )
 
@@ -165,7 +166,7 @@ func LoadConfigs(path, root string) ([]Config, error) {
 	if len(f.Config) == 0 {
 		return nil, tf.Errorf(nil, "no [[config]] tables")
 	}
-	realRoot, err := realPath(root)
+	realRoot, err := confine.RealPath(root)
 	if err != nil {
 		return nil, fmt.Errorf("%s: root %s: %w", path, root, err)
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"pslab/engine/confine"
 )
 
 // FuzzLoadConfigs: no configuration file panics; an error names the file;
@@ -14,7 +16,7 @@ import (
 func FuzzLoadConfigs(f *testing.F) {
 	f.Add([]byte("[[config]]\nname = \"a\"\nmodel = \"alexnet\"\nbatch = 8\nbandwidth_mbit = 100\nworkers = [1]\n"))
 	root := f.TempDir()
-	realRoot, err := realPath(root)
+	realRoot, err := confine.RealPath(root)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -41,7 +43,7 @@ func FuzzLoadConfigs(f *testing.F) {
 			if !filepath.IsAbs(dir) {
 				dir = filepath.Join(root, dir)
 			}
-			if p, err := realPath(dir); err != nil || !within(realRoot, p) {
+			if p, err := confine.RealPath(dir); err != nil || !confine.Within(realRoot, p) {
 				t.Fatalf("accepted config %d whose profile_dir %q leaves the root (%q, %v)", i, cfgs[i].ProfileDir, p, err)
 			}
 		}

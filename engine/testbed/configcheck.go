@@ -3,12 +3,11 @@ package testbed
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"pslab/engine/confine"
 	"pslab/engine/tomlfile"
 )
 
@@ -117,7 +116,7 @@ func (c *configFields) checkValues() (key string, err error) {
 // confinePath returns an error if dir, a path key of the file relative to
 // root (or absolute), leaves root: lexically ("../../etc") or once every
 // symbolic link is resolved (the error then names the resolved target).
-// realRoot is realPath(root). A tail of dir that does not exist yet is
+// realRoot is confine.RealPath(root). A tail of dir that does not exist yet is
 // checked up to its last existing directory. "" is root itself.
 func confinePath(root, realRoot, dir string) error {
 	p := dir
@@ -127,11 +126,11 @@ func confinePath(root, realRoot, dir string) error {
 		}
 		p = filepath.Join(root, dir)
 	}
-	resolved, err := realPath(p)
+	resolved, err := confine.RealPath(p)
 	if err != nil {
 		return fmt.Errorf("%q: %w", dir, err)
 	}
-	if !within(realRoot, resolved) {
+	if !confine.Within(realRoot, resolved) {
 		return fmt.Errorf("%q resolves to %s, outside the root %s", dir, resolved, realRoot)
 	}
 	return nil
@@ -152,47 +151,4 @@ func tableKeyLine(lines []string, header, next int, key string) int {
 		}
 	}
 	return header
-}
-
-// realPath returns the absolute path p with every symbolic link resolved
-// (filepath.EvalSymlinks). A tail of p that does not exist is kept as
-// written after its last existing directory is resolved (it holds no link
-// and, p being clean, no ".."). An entry that exists but cannot be
-// resolved is an error, so that no link is left unresolved: a dangling
-// link (named with its target), a looping one, a file used as a directory,
-// a directory without permission. (engine/experiment has the same
-// function for experiment inputs.)
-func realPath(p string) (string, error) {
-	p, err := filepath.Abs(p)
-	if err != nil {
-		return "", err
-	}
-	var tail []string
-	for {
-		r, err := filepath.EvalSymlinks(p)
-		if err == nil {
-			return filepath.Join(append([]string{r}, tail...)...), nil
-		}
-		st, lerr := os.Lstat(p)
-		if lerr == nil && st.Mode()&fs.ModeSymlink != 0 && errors.Is(err, fs.ErrNotExist) {
-			target, _ := os.Readlink(p)
-			return "", fmt.Errorf("%s is a dangling symbolic link (to %s)", p, target)
-		}
-		if !errors.Is(lerr, fs.ErrNotExist) {
-			return "", err
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			return "", err
-		}
-		tail = append([]string{filepath.Base(p)}, tail...)
-		p = parent
-	}
-}
-
-// within reports whether the resolved path p is root or below it (both
-// results of realPath).
-func within(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && filepath.IsLocal(rel)
 }

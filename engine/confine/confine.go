@@ -1,4 +1,9 @@
-package experiment
+// Package confine keeps paths named by untrusted input inside a root
+// directory by where they really lead: every symbolic link resolved
+// (RealPath), then compared with the root's own real path (Within). A
+// lexical check (filepath.IsLocal) is not enough: a link inside the root
+// can lead anywhere.
+package confine
 
 import (
 	"errors"
@@ -8,14 +13,14 @@ import (
 	"path/filepath"
 )
 
-// realPath returns the absolute path p with every symbolic link resolved
+// RealPath returns the absolute path p with every symbolic link resolved
 // (filepath.EvalSymlinks). A tail of p that does not exist is kept as
 // written after its last existing directory is resolved (it holds no link
 // and, p being clean, no ".."). An entry that exists but cannot be
 // resolved is an error, so that no link is left unresolved: a dangling
 // link (named with its target), a looping one, a file used as a directory,
 // a directory without permission.
-func realPath(p string) (string, error) {
+func RealPath(p string) (string, error) {
 	p, err := filepath.Abs(p)
 	if err != nil {
 		return "", err
@@ -43,9 +48,9 @@ func realPath(p string) (string, error) {
 	}
 }
 
-// within reports whether the resolved path p is root or below it (both
-// results of realPath).
-func within(root, p string) bool {
+// Within reports whether the resolved path p is root or below it (both
+// results of RealPath).
+func Within(root, p string) bool {
 	rel, err := filepath.Rel(root, p)
 	return err == nil && filepath.IsLocal(rel)
 }
