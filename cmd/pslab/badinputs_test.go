@@ -63,27 +63,18 @@ var knownFailures = map[string]string{
 	// Panics.
 
 	// Accepted: exit 0, and pslab run writes figures/, import writes -o.
-	"experiment/type-seed-negative":      `seed = -1 is accepted for the uint64 seed; the run succeeds and writes figures/`,
-	"experiment/limits-workers-negative": `[limits] workers = -1 is accepted as if unset (the default limit); the run succeeds and writes figures/`,
-	"experiment/limits-events-nan":       `[limits] events = nan is accepted as if unset (nan > 0 is false); the run succeeds and writes figures/`,
-	"experiment/limits-events-negative":  `[limits] events = -5 is accepted as if unset; the run succeeds and writes figures/`,
-	"experiment/limits-model-work-inf":   `[limits] model_work = inf is accepted (no limit); the run succeeds and writes figures/`,
 	"experiment/params-batch-huge": `[params.reported_profile] batch = 9223372036854775807 is accepted (no upper bound); ` +
 		`the run succeeds and writes figures/`,
 	"experiment/inputs-unknown-name": `an [inputs] name the kind never reads (measurd, a typo of measured) is ignored; ` +
 		`the run succeeds, without measurements, and writes figures/`,
 	"experiment/dup-id-two-files": `two files with the id mascots18-dupid (experiments/ and copy/) both run and both write ` +
 		`figures/mascots18/dupid.* (concurrently with -j > 1); nothing names the duplicate id`,
-	"experiment/same-file-twice":           `an experiment given twice runs twice and writes its figures twice; no error`,
-	"kineto/input-dims-string":             `"Input Dims" given as a string is ignored: the import succeeds with 0 parameter bytes for aten::linear`,
-	"kineto/input-dims-huge":               `Input Dims 1e11 × 1e11 overflow int64 silently: the import succeeds with 40 parameter bytes for aten::linear`,
-	"testbed/calibration-nan":              `[calibration] step_cv = nan is accepted: -dry prints "step CV NaN%" and -9223372036854775808 steps needed (int of NaN), exit 0`,
-	"testbed/calibration-negative":         `[calibration] rtt_us = -93 is accepted: -dry prints "RTT -93 µs", exit 0`,
-	"testbed/flag-network-unknown":         `-network carrier-pigeon is accepted with -dry (only a real run checks it), exit 0`,
-	"predict-flags/gpus-per-node-huge":     `-gpus-per-node 1000000000 is accepted (no upper bound) and predicts, exit 0`,
-	"import-flags/timeline-bandwidth-nan":  `-bandwidth NaN is accepted and stored in the trace's metadata, exit 0, -o written`,
-	"import-flags/timeline-alpha-inf":      `-alpha Inf is accepted and stored in the trace's metadata, exit 0, -o written`,
-	"import-flags/timeline-batch-negative": `-batch -32 is accepted (the file's batch is kept), exit 0, -o written`,
+	"experiment/same-file-twice":   `an experiment given twice runs twice and writes its figures twice; no error`,
+	"kineto/input-dims-string":     `"Input Dims" given as a string is ignored: the import succeeds with 0 parameter bytes for aten::linear`,
+	"kineto/input-dims-huge":       `Input Dims 1e11 × 1e11 overflow int64 silently: the import succeeds with 40 parameter bytes for aten::linear`,
+	"testbed/calibration-nan":      `[calibration] step_cv = nan is accepted: -dry prints "step CV NaN%" and -9223372036854775808 steps needed (int of NaN), exit 0`,
+	"testbed/calibration-negative": `[calibration] rtt_us = -93 is accepted: -dry prints "RTT -93 µs", exit 0`,
+	"testbed/flag-network-unknown": `-network carrier-pigeon is accepted with -dry (only a real run checks it), exit 0`,
 
 	// Corrupted data read as valid: Arrow IPC files carry no checksum.
 	"arrow/flipped-at-0.1": `byte 309 flipped (in the schema metadata key unit.activation_bytes): the file reads ` +

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
 	"strings"
@@ -133,6 +134,14 @@ func (f *importFlags) provenance(files []string, notes string) dataset.Provenanc
 }
 
 func importTimeline(f *importFlags, files []string, stdout io.Writer) error {
+	for _, v := range []struct {
+		flag string
+		x    float64
+	}{{"-bandwidth", f.bandwidth}, {"-alpha", f.alpha}, {"-beta", f.beta}, {"-batch", float64(f.batch)}} {
+		if math.IsNaN(v.x) || math.IsInf(v.x, 0) || v.x < 0 {
+			return fmt.Errorf("import tf-timeline: %s %g: want a finite value ≥ 0 (0: from the file)", v.flag, v.x)
+		}
+	}
 	tr, rep, err := timeline.ReadFiles(files, trace.Meta{Source: f.source, Platform: f.platform, Model: f.model,
 		Batch: f.batch, Bandwidth: f.bandwidth, Window: f.window, Alpha: f.alpha, Beta: f.beta, Servers: f.servers})
 	if err != nil {

@@ -23,6 +23,10 @@ type clusterFlags struct {
 }
 
 // register adds the flags to fs.
+// maxGPUsPerNode bounds -gpus-per-node before any node trace is built:
+// 1,024, far above any machine (a DGX node has 8 or 16 GPUs).
+const maxGPUsPerNode = 1024
+
 func (k *clusterFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&k.sync, "sync", "asp", "asp (asynchronous) or bsp (a barrier per step: simulator, Cynthia's BSP model, zhang); a model that does not define the mode is listed as n/a")
 	fs.StringVar(&k.phases, "mva-phases", "auto", "MVA's phases: ops (S^W = forward + backward, S^U and S^D = bytes / bandwidth, S^S = PS updates), tcpdump (icpe20's reading, as the experiments) or auto (ops for a profile, tcpdump for a recorded trace)")
@@ -40,8 +44,8 @@ func (k *clusterFlags) apply(c *predict.Cluster, in *predictInput, set map[strin
 	if err != nil {
 		return fmt.Errorf("predict: -sync %q: want asp or bsp", k.sync)
 	}
-	if k.gpus < 1 {
-		return fmt.Errorf("predict: -gpus-per-node %d: need ≥ 1", k.gpus)
+	if k.gpus < 1 || k.gpus > maxGPUsPerNode {
+		return fmt.Errorf("predict: -gpus-per-node %d: need 1 to %d", k.gpus, maxGPUsPerNode)
 	}
 	if k.timelineWorkers < 1 {
 		return fmt.Errorf("predict: -timeline-workers %d: need ≥ 1", k.timelineWorkers)

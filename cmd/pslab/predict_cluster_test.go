@@ -18,7 +18,7 @@ func TestPredictClusterFlagErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{profile, "-bandwidth", "1Gbps", "-gpus-per-node", "0"}, "-gpus-per-node 0: need ≥ 1"},
+		{[]string{profile, "-bandwidth", "1Gbps", "-gpus-per-node", "0"}, "-gpus-per-node 0: need 1 to 1024"},
 		{[]string{profile, "-bandwidth", "1Gbps", "-ps", "-1"}, "-ps"},
 		{[]string{profile, "-bandwidth", "1Gbps", "-calibrate", "0:250"}, "-calibrate"},
 		{[]string{profile, "-bandwidth", "1Gbps", "-calibrate", "1:0"}, "-calibrate"},

@@ -87,6 +87,26 @@ func (s *Spec) checkLimits(b []byte) error {
 	if _, err := toml.Decode(string(b), &raw); err != nil {
 		return nil // Parse already reported syntax errors
 	}
+	// The limits themselves: absent means the default, anything given
+	// must be a finite number > 0 (a NaN or negative limit used to read
+	// as unset, a +Inf one as no limit). The seed is a uint64: a negative
+	// one must not wrap around.
+	if lim, ok := raw["limits"].(map[string]any); ok {
+		for _, k := range []string{"workers", "steps", "events", "model_work"} {
+			if v, ok := lim[k]; ok {
+				for _, x := range numbers(v) {
+					if !(x > 0) || math.IsInf(x, 0) {
+						return s.file.Errorf([]string{"limits", k}, "limits.%s = %g: want a finite number > 0 (leave it out for the default)", k, x)
+					}
+				}
+			}
+		}
+	}
+	if v, ok := raw["seed"]; ok {
+		if x, isInt := v.(int64); isInt && x < 0 {
+			return s.file.Errorf([]string{"seed"}, "seed = %d: want an integer ≥ 0", x)
+		}
+	}
 	check := func(key []string, v any) error {
 		name := key[len(key)-1]
 		var limit int64
