@@ -364,38 +364,3 @@ func (s *sim) startNext(slot int32) {
 		}
 	}
 }
-
-func (s *sim) startStep(w int) {
-	ws := &s.workers[w]
-	ws.step = ws.rng.IntN(s.g.nSteps) // sampling with replacement (line 1)
-	ws.stepStart = s.now
-	ws.left = s.n
-	base := w * s.n
-	copy(s.waiting[base:base+s.n], s.g.indeg)
-	copy(s.remBytes[base:base+s.n], s.g.bytes[ws.step*s.n:(ws.step+1)*s.n])
-	clear(s.served[base : base+s.n])
-	for l := range s.S {
-		ss := &s.slots[w*s.S+l]
-		ss.qhead, ss.qtail, ss.qseq = 0, 0, 0
-	}
-	for _, r := range s.g.roots { // each step starts with its downlinks (I-10)
-		s.ready(w, r)
-	}
-	s.startKicked()
-}
-
-func (s *sim) stepDone(w int) {
-	ws := &s.workers[w]
-	ws.done++
-	last := ws.done == s.stepsPerWk
-	s.st.completion(w, s.now, s.now-ws.stepStart, last)
-	if last {
-		s.finished++
-		return
-	}
-	if s.bar != nil {
-		s.bar.arrive(s, w)
-		return
-	}
-	s.startStep(w)
-}
