@@ -128,13 +128,15 @@ func schedEarly(ctx context.Context, env *experiment.Env) (*experiment.Result, e
 		res.MetricCI("mean_progress_h."+key, progress)
 		res.MetricCI("progress_reduction."+key, reduction)
 		res.MetricCI("response_increase."+key, increase)
-		m, lo, _ := experiment.MeanCI(mean)
-		res.Metric("ci_rel."+key, (m-lo)/m)
-		m, lo, _ = experiment.MeanCI(progress)
-		res.Metric("progress_ci_rel."+key, (m-lo)/m)
+		relHalf := func(name string) float64 { // from the interval MetricCI recorded
+			m := res.Metrics[name]
+			return (m - res.Metrics[name+".ci95_lo"]) / m
+		}
+		res.Metric("ci_rel."+key, relHalf("mean_h."+key))
+		res.Metric("progress_ci_rel."+key, relHalf("mean_progress_h."+key))
 		res.Metric("jobs."+key, float64(jobs))
 		res.Note("γ = %-5g T = %7.2f h ± %4.1f%%, time to %g%% progress %6.2f h (%+.1f%% vs γ = 0, 95%% CI over %d replications), %d jobs",
-			g, stat.Mean(mean, nil), 100*res.Metrics["ci_rel."+key], 100*p.Progress, m, -100*res.Metrics["progress_reduction."+key], len(seeds), jobs)
+			g, res.Metrics["mean_h."+key], 100*res.Metrics["ci_rel."+key], 100*p.Progress, res.Metrics["mean_progress_h."+key], -100*res.Metrics["progress_reduction."+key], len(seeds), jobs)
 	}
 	return res, nil
 }
