@@ -208,6 +208,11 @@ type Config struct {
 	// OnSpan, if non-nil, is called for every completed chunk in completion
 	// order.
 	OnSpan func(Span)
+
+	// fullSharing recomputes every colocated flow's rate from scratch on
+	// each change (maxMin) instead of incrementally (fairShare): the
+	// reference the tests compare against.
+	fullSharing bool
 }
 
 // params is a Config resolved against a trace's metadata.
@@ -223,6 +228,7 @@ type params struct {
 	seed                   uint64
 	series                 float64
 	colocated              bool
+	fullSharing            bool
 	start                  Start
 }
 
@@ -236,7 +242,7 @@ func resolve(m *trace.Meta, c *Config) (params, error) {
 		bandwidth: c.Bandwidth, alpha: m.Alpha, beta: m.Beta, overheadOn: c.OverheadOn,
 		mode: c.Link.Mode, window: c.Link.Window, order: c.Link.Order,
 		batch: c.Batch, seed: c.Seed, series: c.SeriesWindow, colocated: c.Colocated,
-		start: c.Start,
+		fullSharing: c.fullSharing, start: c.Start,
 	}
 	if p.start > Staggered {
 		return p, fmt.Errorf("sim: Config.Start: unknown %s", p.start)

@@ -15,35 +15,47 @@ import "math"
 // overhead, if any, still applies).
 //
 // Rates differ between the flows of one NIC, so unlike linkClass each
-// flow keeps its own remaining bytes and finish time. Rates are recomputed
-// once per instant at which the set of flows changed (sim.updateRates), in
-// O(R² + F) for R = 2W resources and F flows (maxMin), and the flows are
-// kept as a binary heap by (finish time, start seq), rebuilt in O(F) when
-// rates changed. A first version queued a new entry per changed flow and
-// skipped stale ones, 30% of its time at 32 nodes; the heap of flows cut
-// predict -colocate at 32 nodes × 8 GPUs, 100 steps, from 7.5 to 5.4 s
-// CPU. What remains is O(F) per event: all-to-all traffic gives F up to
-// W(W−1) concurrent flows, each of whose rates an event can change.
+// flow keeps its own remaining bytes and finish time. The rates are kept
+// by fairShare, which after each change re-rates only the flows whose
+// rate can change; a flow's remaining bytes are advanced only when its
+// rate changes (rem at t0), and the flows are a binary heap by (finish
+// time, start seq) in which a re-rated flow moves by itself, O(log F).
+// Before, every change recomputed every rate (maxMin) and rebuilt the
+// heap, O(R² + F) an event: ResNet-50 colocated BSP, 8 GPUs per node, 100
+// steps (predict -paper) took 0.23 / 1.33 / 9.0 CPU-s at 8 / 16 / 32
+// nodes, about nodes^2.7; now 0.28 / 0.97 / 3.9 CPU-s at 16 / 32 / 64
+// nodes (BenchmarkClusterScaling in engine/predict for the sweep to 256).
+// With full set, the rates are recomputed from scratch that way: the
+// reference the incremental solver is tested against
+// (TestColocatedIncrementalMatchesFull).
 type nicNet struct {
 	finish   []float64 // [slot] finish time of its running flow
 	seq      []uint64  // [slot] start seq of its running flow
-	rem      []float64 // [slot] bytes left at lastT
-	rate     []float64 // [slot] share of B
-	src, dst []int32   // [slot] resources of its running flow
+	rem      []float64 // [slot] bytes left at t0
+	t0       []float64 // [slot] when rem was last advanced
 	pos      []int32   // [slot] index in flows, or −1
 	flows    []int32   // slots with a running flow, a min-heap by (finish, seq)
-	lastT    float64
+	now      float64
 	bw       float64 // B, bytes/s
 	dirty    bool
+	share    *fairShare
+	moved    func(slot int32, old float64) // n.rerate, bound once
+	full     bool                          // recompute every rate with fill
 	fill     maxMin
+	changed  []int32 // scratch of recomputeFull: (slot, index in rates) pairs
+	src, dst []int32 // [slot] resources of its flow, for recomputeFull
 }
 
-func newNICNet(slots, nodes int, bw float64) *nicNet {
+func newNICNet(slots, nodes int, bw float64, full bool) *nicNet {
 	n := &nicNet{
 		finish: make([]float64, slots), seq: make([]uint64, slots), rem: make([]float64, slots),
-		rate: make([]float64, slots), src: make([]int32, slots), dst: make([]int32, slots),
-		pos: make([]int32, slots), flows: make([]int32, 0, slots), bw: bw,
-		fill: newMaxMin(2*nodes, slots),
+		t0: make([]float64, slots), pos: make([]int32, slots), flows: make([]int32, 0, slots), bw: bw,
+		share: newFairShare(slots, 2*nodes), full: full,
+	}
+	n.moved = n.rerate
+	if full {
+		n.fill = newMaxMin(2*nodes, slots)
+		n.src, n.dst = make([]int32, slots), make([]int32, slots)
 	}
 	for i := range n.pos {
 		n.pos[i] = -1
@@ -51,12 +63,20 @@ func newNICNet(slots, nodes int, bw float64) *nicNet {
 	return n
 }
 
-// start begins a flow of b bytes on slot from resource src to dst; its
-// rate (0 until then, finish +Inf) is set by the next recompute, at the
-// same instant.
-func (n *nicNet) start(slot int32, b int64, seq uint64, src, dst int32) {
-	n.rem[slot], n.rate[slot], n.seq[slot], n.finish[slot] = float64(b), 0, seq, math.Inf(1)
-	n.src[slot], n.dst[slot] = src, dst
+// start begins a flow of b bytes on slot from resource src to dst at now.
+// Unless it takes over the rate of a flow that just ended between the
+// same resources (fairShare.add), its rate (0 until then, finish +Inf) is
+// set by the next recompute, at the same instant.
+func (n *nicNet) start(slot int32, b int64, seq uint64, src, dst int32, now float64) {
+	n.rem[slot], n.seq[slot], n.finish[slot], n.t0[slot] = float64(b), seq, math.Inf(1), now
+	if n.share.add(slot, src, dst) {
+		if r := n.share.fl[slot].rate; r > 0 {
+			n.finish[slot] = now + n.rem[slot]/(r*n.bw)
+		}
+	}
+	if n.full {
+		n.src[slot], n.dst[slot] = src, dst
+	}
 	n.pos[slot] = int32(len(n.flows))
 	n.flows = append(n.flows, slot)
 	n.up(len(n.flows) - 1)
@@ -74,6 +94,7 @@ func (n *nicNet) pop() int32 {
 		n.down(0)
 	}
 	n.pos[slot] = -1
+	n.share.remove(slot)
 	n.dirty = true
 	return slot
 }
@@ -128,34 +149,46 @@ func (n *nicNet) down(i int) {
 	n.flows[i], n.pos[f] = f, int32(i)
 }
 
-// recompute advances every flow to now at its old rate, then sets the
-// max-min fair rates of the current flows and the finish time of every
-// flow whose rate changed, and restores the heap.
+// recompute sets the max-min fair rates after the flows changed at now.
 func (n *nicNet) recompute(now float64) {
-	n.dirty = false
-	dt := now - n.lastT
-	n.lastT = now
-	for _, f := range n.flows {
-		n.rem[f] = max(n.rem[f]-n.rate[f]*n.bw*dt, 0)
+	n.dirty, n.now = false, now
+	if n.full {
+		n.recomputeFull()
+		return
 	}
+	n.share.solve(n.moved)
+}
+
+// rerate advances slot's remaining bytes to now at its old rate, sets its
+// finish time at the new rate (in n.share) and moves it in the heap.
+func (n *nicNet) rerate(slot int32, old float64) {
+	n.rem[slot] = max(n.rem[slot]-old*n.bw*(n.now-n.t0[slot]), 0)
+	n.t0[slot] = n.now
+	n.finish[slot] = math.Inf(1)
+	if r := n.share.fl[slot].rate; r > 0 {
+		n.finish[slot] = n.now + n.rem[slot]/(r*n.bw)
+	}
+	i := int(n.pos[slot])
+	n.up(i)
+	n.down(int(n.pos[slot]))
+}
+
+// recomputeFull rates every flow from scratch (maxMin), the reference.
+func (n *nicNet) recomputeFull() {
+	sh := n.share
+	sh.seeds = sh.seeds[:0]
 	rates := n.fill.rates(n.flows, n.src, n.dst)
-	changed := false
+	n.changed = n.changed[:0]
 	for i, f := range n.flows {
-		r := rates[i]
-		if r == n.rate[f] {
-			continue
+		if rates[i] != sh.fl[f].rate {
+			n.changed = append(n.changed, f, int32(i))
 		}
-		n.rate[f] = r
-		n.finish[f] = math.Inf(1)
-		if r > 0 {
-			n.finish[f] = now + n.rem[f]/(r*n.bw)
-		}
-		changed = true
 	}
-	if changed {
-		for i := len(n.flows)/2 - 1; i >= 0; i-- {
-			n.down(i)
-		}
+	for k := 0; k < len(n.changed); k += 2 {
+		f := n.changed[k]
+		old := sh.fl[f].rate
+		sh.fl[f].rate = rates[n.changed[k+1]]
+		n.rerate(f, old)
 	}
 }
 
@@ -174,7 +207,7 @@ func (s *sim) startFlow(slot int32, w int, b int64, seq uint64) {
 	if class%2 == 1 {
 		src, dst = 2*int32(w), 2*server+1
 	}
-	s.net.start(slot, b, seq, src, dst)
+	s.net.start(slot, b, seq, src, dst, s.now)
 	s.anyDirty = true
 }
 

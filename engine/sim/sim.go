@@ -121,7 +121,7 @@ func newSim(g *program, p *params, workers int) *sim {
 	s.fifo = make([]int32, fifoLen)
 	s.pq = make([]qent, pqLen)
 	if p.colocated {
-		s.net = newNICNet(workers*g.slots, workers, p.bandwidth)
+		s.net = newNICNet(workers*g.slots, workers, p.bandwidth, p.fullSharing)
 		s.classes = nil
 	}
 	return s
