@@ -3,6 +3,7 @@ package predict
 import (
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"pslab/engine/sim"
 	"pslab/engine/trace"
@@ -84,6 +85,9 @@ type Cluster struct {
 	// worker and its shard (sim.Config.Colocated); the coarse models get
 	// the equivalent cluster of W PSs at ColocatedBandwidth. Profile only.
 	Colocate bool
+	// Progress, if non-nil, counts the simulator's events as they run
+	// (sim.Config.Progress), for a progress display.
+	Progress *atomic.Int64
 	// nicBandwidth is the node NIC bandwidth the simulator shares under
 	// Colocate, bytes/s; nodeTrace sets it, as Bandwidth then holds the
 	// coarse models' equivalent.
@@ -124,7 +128,7 @@ func (c Cluster) Synthesize(p *zoo.Profile) (*trace.Trace, error) {
 // simConfig is the simulator configuration of c for trace tr.
 func (c Cluster) simConfig() sim.Config {
 	cfg := sim.Config{Steps: c.Steps, Warmup: c.Warmup, Bandwidth: c.Bandwidth, OverheadOn: c.OverheadOn,
-		Link: c.Link, Batch: c.Batch, Seed: c.Seed, Sync: c.Sync}
+		Link: c.Link, Batch: c.Batch, Seed: c.Seed, Sync: c.Sync, Progress: c.Progress}
 	if c.Colocate && c.nicBandwidth > 0 {
 		cfg.Colocated, cfg.Bandwidth = true, c.nicBandwidth
 	}

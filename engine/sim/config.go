@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"sync/atomic"
 
 	"pslab/engine/trace"
 )
@@ -208,6 +209,11 @@ type Config struct {
 	// OnSpan, if non-nil, is called for every completed chunk in completion
 	// order.
 	OnSpan func(Span)
+	// Progress, if non-nil, counts the simulated events (Result.Events) as
+	// they run, in batches of 4,096 and the rest at the end, for a
+	// progress display read from another goroutine. Runs that share it
+	// (replications, sweeps) add up.
+	Progress *atomic.Int64
 
 	// fullSharing recomputes every colocated flow's rate from scratch on
 	// each change (maxMin) instead of incrementally (fairShare): the

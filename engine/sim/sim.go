@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync/atomic"
 
 	"pslab/engine/trace"
 )
@@ -75,6 +76,7 @@ type sim struct {
 	shr        []float64
 	st         collector
 	events     int64
+	progress   *atomic.Int64 // Config.Progress
 	finished   int
 	emit       bool
 	onSpan     func(Span)
@@ -127,12 +129,19 @@ func newSim(g *program, p *params, workers int) *sim {
 	return s
 }
 
+// progressEvery is how many events a run counts before adding them to
+// Config.Progress: an atomic add per event would cost the loop about 10%.
+const progressEvery = 1 << 12
+
 func run(g *program, p *params, cfg *Config) (Result, error) {
 	s, err := setup(g, p, cfg)
 	if err != nil {
 		return Result{}, err
 	}
 	s.loop()
+	if s.progress != nil {
+		s.progress.Add(s.events % progressEvery)
+	}
 	if s.finished != s.W {
 		return Result{}, fmt.Errorf("sim: internal error: simulation stalled with %d of %d workers finished", s.finished, s.W)
 	}
@@ -162,7 +171,7 @@ func setup(g *program, p *params, cfg *Config) (*sim, error) {
 	if s.bar, err = newBarrier(cfg.Sync, cfg.Workers); err != nil {
 		return nil, err
 	}
-	s.onSpan = cfg.OnSpan
+	s.onSpan, s.progress = cfg.OnSpan, cfg.Progress
 	if cfg.Timeline != nil {
 		s.tl = newTimeline(cfg.Timeline, g, cfg.Workers)
 	}
@@ -255,6 +264,9 @@ func (s *sim) complete(slot int32) {
 	op := ss.op
 	ss.busy = false
 	s.events++
+	if s.progress != nil && s.events%progressEvery == 0 {
+		s.progress.Add(progressEvery)
+	}
 	if s.emit {
 		local := slot - int32(w*s.S)
 		s.emitSpan(w, local, local, op, ss.chunk, ss.last, ss.start)

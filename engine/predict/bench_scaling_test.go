@@ -1,0 +1,59 @@
+package predict
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/stat"
+
+	"pslab/engine/cpubench"
+	"pslab/engine/dataset"
+	"pslab/engine/sim"
+	"pslab/engine/zoo"
+)
+
+var scalingMax = flag.Int("scaling-max", 256, "largest cluster, in nodes, of BenchmarkClusterScaling")
+
+// BenchmarkClusterScaling is issue #30's sweep: one simulator point of
+// ResNet-50 (datasets/zoo), 8 GPUs per node, BSP, 100 steps (icpe20's
+// procedure, Paper), 10 Gbit/s, at 8, 16, ..., 256 nodes, with one PS
+// shard per node colocated on it (-colocate) and on hosts of their own
+// (-ps = nodes). It reports the CPU seconds of each point and the
+// exponent k of CPU ∝ nodes^k fitted by least squares on the log-log
+// points (gonum/stat). -scaling-max bounds the sweep (the 256-node
+// colocated point takes about a minute).
+func BenchmarkClusterScaling(b *testing.B) {
+	t, err := dataset.Read(filepath.Join("..", "..", "datasets", "zoo", "resnet50.arrow"), zoo.ProfileSchema, dataset.Allocator)
+	require.NoError(b, err)
+	p, err := zoo.ProfileFromTable(t)
+	require.NoError(b, err)
+	for _, colocate := range []bool{true, false} {
+		name := "separate"
+		if colocate {
+			name = "colocated"
+		}
+		b.Run(name, func(b *testing.B) {
+			var logN, logCPU []float64
+			for b.Loop() {
+				logN, logCPU = logN[:0], logCPU[:0]
+				for n := 8; n <= *scalingMax; n *= 2 {
+					c := Cluster{Bandwidth: 1.25e9, Link: sim.Link{Window: 28e6}, Jitter: 0.05, Steps: 100, Paper: true,
+						GPUsPerNode: 8, Sync: sim.BSP, Seed: 1, Servers: n, Colocate: colocate}
+					var runErr error
+					d := cpubench.Time(func() { _, runErr = RunProfile(p, c, []int{n}, []Model{Simulator}) })
+					require.NoError(b, runErr)
+					b.ReportMetric(d.Seconds(), fmt.Sprintf("cpu-s@%dnodes", n))
+					logN, logCPU = append(logN, math.Log(float64(n))), append(logCPU, math.Log(d.Seconds()))
+				}
+			}
+			if len(logN) > 1 {
+				_, k := stat.LinearRegression(logN, logCPU, nil, false)
+				b.ReportMetric(k, "exponent")
+			}
+		})
+	}
+}
