@@ -22,6 +22,15 @@ func (c *linkClass) sync(now float64) {
 	c.lastT = now
 }
 
+// headSeq is the seq of the chunk that completes first (valid when the
+// class has one).
+func (c *linkClass) headSeq() uint64 {
+	if len(c.h.a) == 0 {
+		return math.MaxUint64
+	}
+	return c.h.a[0].seq
+}
+
 func (c *linkClass) refresh() {
 	if len(c.h.a) == 0 {
 		c.next = math.Inf(1)
@@ -42,11 +51,8 @@ func (s *sim) updateRates() {
 		return
 	}
 	if s.singlePS {
-		for i := range s.classes {
+		for _, i := range s.cq.dirty {
 			c := &s.classes[i]
-			if !c.dirty {
-				continue
-			}
 			c.dirty = false
 			c.sync(s.now)
 			c.rate, c.inv = 0, 0
@@ -54,29 +60,46 @@ func (s *sim) updateRates() {
 				c.rate, c.inv = 1/float64(c.count), float64(c.count)
 			}
 			c.refresh()
+			s.cq.fix(s.classes, i)
 		}
+		s.cq.dirty = s.cq.dirty[:0]
 		return
 	}
-	for i := range s.classes {
-		c := &s.classes[i]
-		rate := 0.0
-		switch {
-		case c.count > 1:
-			rate = 1 / float64(c.count)
-		case c.count == 1:
-			rate = s.aloneShare(int(c.wsum), c.dir, c.server)
-		}
-		if !c.dirty && rate == c.rate {
-			continue
-		}
-		c.dirty = false
-		c.sync(s.now)
-		c.rate, c.inv = rate, 0
-		if rate > 0 {
-			c.inv = 1 / rate
-		}
-		c.refresh()
+	// Several PSs: a class's rate changes when its count does (dirty) or,
+	// for a worker alone on it, when that worker's other transfers change;
+	// so the dirty classes and every alone class are revisited. The
+	// order does not matter: each reads counts and busy flags only.
+	for _, i := range s.cq.dirty {
+		s.cq.setAlone(i, s.classes[i].count == 1)
+		s.rerate(i)
 	}
+	s.cq.dirty = s.cq.dirty[:0]
+	for _, i := range s.cq.alone {
+		s.rerate(i)
+	}
+}
+
+// rerate sets class i's rate (Share) if it changed or the class is dirty.
+func (s *sim) rerate(i int32) {
+	c := &s.classes[i]
+	rate := 0.0
+	switch {
+	case c.count > 1:
+		rate = 1 / float64(c.count)
+	case c.count == 1:
+		rate = s.aloneShare(int(c.wsum), c.dir, c.server)
+	}
+	if !c.dirty && rate == c.rate {
+		return
+	}
+	c.dirty = false
+	c.sync(s.now)
+	c.rate, c.inv = rate, 0
+	if rate > 0 {
+		c.inv = 1 / rate
+	}
+	c.refresh()
+	s.cq.fix(s.classes, i)
 }
 
 // aloneShare is Share for worker w alone on PS server in direction dir.

@@ -70,6 +70,7 @@ type sim struct {
 	compute    minHeap
 	kick       []int32 // idle slots with newly queued ops
 	classes    []linkClass
+	cq         classQueue // classes by next completion; dirty and alone ones
 	anyDirty   bool
 	act        []bool
 	cnt        []int
@@ -105,6 +106,7 @@ func newSim(g *program, p *params, workers int) *sim {
 	for i := range s.classes {
 		s.classes[i] = linkClass{h: minHeap{a: make([]entry, 0, workers)}, next: math.Inf(1), dir: i % 2, server: i / 2}
 	}
+	s.cq = newClassQueue(len(s.classes))
 	var fifoLen, pqLen int32
 	for w := range workers {
 		for l := range g.slots {
@@ -124,13 +126,13 @@ func newSim(g *program, p *params, workers int) *sim {
 	s.pq = make([]qent, pqLen)
 	if p.colocated {
 		s.net = newNICNet(workers*g.slots, workers, p.bandwidth, p.fullSharing)
-		s.classes = nil
+		s.classes, s.cq = nil, classQueue{}
 	}
 	return s
 }
 
 // progressEvery is how many events a run counts before adding them to
-// Config.Progress: an atomic add per event would cost the loop about 10%.
+// Config.Progress, so the event loop pays one atomic add per batch.
 const progressEvery = 1 << 12
 
 func run(g *program, p *params, cfg *Config) (Result, error) {
@@ -207,13 +209,10 @@ func (s *sim) loop() {
 		if len(s.compute.a) > 0 {
 			best, src = s.compute.a[0], -1
 		}
-		for i := range s.classes {
+		if i, ok := s.cq.top(s.classes); ok {
 			c := &s.classes[i]
-			if len(c.h.a) == 0 {
-				continue
-			}
 			if e := (entry{key: c.next, seq: c.h.a[0].seq}); src == -2 || e.before(best) {
-				best, src = e, i
+				best, src = e, int(i)
 			}
 		}
 		if s.net != nil {
@@ -250,7 +249,7 @@ func (s *sim) loop() {
 		e := c.h.take()
 		c.sync(now)
 		c.v = e.key // exact, so chunks with equal tags finish together
-		c.dirty, s.anyDirty = true, true
+		s.markDirty(int32(src))
 		s.complete(e.slot)
 		c.h.settle()
 	}
@@ -276,7 +275,7 @@ func (s *sim) complete(slot int32) {
 			c := &s.classes[ss.class]
 			c.count--
 			c.wsum -= int64(w)
-			c.dirty, s.anyDirty = true, true
+			s.markDirty(ss.class)
 		}
 		if ss.class%2 == 0 { // a downlink
 			ws := &s.workers[w]
@@ -367,7 +366,7 @@ func (s *sim) startNext(slot int32) {
 		c.h.push(entry{key: c.v + float64(b)*s.invB, seq: seq, slot: slot})
 		c.count++
 		c.wsum += int64(w)
-		c.dirty, s.anyDirty = true, true
+		s.markDirty(ss.class)
 	}
 	if ss.class%2 == 0 { // a downlink
 		ws := &s.workers[w]
