@@ -5,14 +5,14 @@ import (
 	"strconv"
 
 	"pslab/engine/syncps"
-	"pslab/engine/testbed"
+	"pslab/engine/testbed/training"
 	"pslab/engine/zoo"
 )
 
 // SyncPSLayers maps the per-layer profile pr onto a testbed job the way
-// the testbed's plan does (testbed.NewPlan): the Input layer is left out
+// the testbed's plan does (training.NewPlan): the Input layer is left out
 // (its time is PipeDream's data loader, not emulated), each layer's
-// parameter bytes become testbed.ScaledBytes(bytes, bytesScale) (whole
+// parameter bytes become training.ScaledBytes(bytes, bytesScale) (whole
 // float32 values, at least one) and its forward and backward times are
 // scaled by batch/pr.Batch and divided by deviceSpeed. The result is in
 // testbed units: bytes on the wire and seconds of emulated compute.
@@ -28,7 +28,7 @@ func SyncPSLayers(pr *zoo.Profile, batch int, bytesScale, deviceSpeed float64) (
 		}
 		var b int64
 		if l.ParamBytes > 0 {
-			b = testbed.ScaledBytes(l.ParamBytes, bytesScale)
+			b = training.ScaledBytes(l.ParamBytes, bytesScale)
 		}
 		out = append(out, syncps.Layer{Name: l.Name, ParamBytes: b, Forward: l.Forward * scale, Backward: l.Backward * scale})
 	}

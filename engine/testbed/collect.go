@@ -15,6 +15,11 @@ import (
 	"time"
 
 	"github.com/apache/arrow/go/v17/arrow/memory"
+
+	"pslab/engine/testbed/accounting"
+	"pslab/engine/testbed/collection"
+	"pslab/engine/testbed/config"
+	"pslab/engine/testbed/network"
 )
 
 // Main runs `pslab testbed <run|ps|worker> [flags]`. self starts this
@@ -96,7 +101,7 @@ func collectMain(ctx context.Context, args []string, self Launcher, stdout, stde
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(*root, path)
 	}
-	cfgs, err := LoadConfigs(path, *root)
+	cfgs, err := config.LoadConfigs(path, *root)
 	if err != nil {
 		return err
 	}
@@ -115,7 +120,7 @@ func collectMain(ctx context.Context, args []string, self Launcher, stdout, stde
 			}
 		}
 	}
-	cal, haveCal, err := LoadCalibration(path)
+	cal, haveCal, err := config.LoadCalibration(path)
 	if err != nil {
 		return err
 	}
@@ -123,11 +128,11 @@ func collectMain(ctx context.Context, args []string, self Launcher, stdout, stde
 		return fmt.Errorf("testbed run: %s has no [calibration] table, needed by -dry and -strict", path)
 	}
 	if *dry || *strict {
-		if err := checkBudget(cfgs, cal, *root, predictionMode(*mode), *strict, stdout); err != nil || *dry {
+		if err := accounting.CheckBudget(cfgs, cal, *root, predictionMode(*mode), *strict, stdout); err != nil || *dry {
 			return err
 		}
 	}
-	dirOf := func(c Config) string {
+	dirOf := func(c config.Config) string {
 		dir := filepath.Join(*out, c.Name)
 		if !filepath.IsAbs(dir) {
 			dir = filepath.Join(*root, dir)
@@ -135,9 +140,9 @@ func collectMain(ctx context.Context, args []string, self Launcher, stdout, stde
 		return dir
 	}
 	if !*force {
-		var todo []Config
+		var todo []config.Config
 		for _, c := range cfgs {
-			if ok, why := upToDate(dirOf(c), c, *retryLimited); ok {
+			if ok, why := collection.UpToDate(dirOf(c), c, *retryLimited); ok {
 				fmt.Fprintf(stdout, "skip %s: %s (-force measures it again)\n", c.Name, why)
 			} else {
 				todo = append(todo, c)
@@ -152,7 +157,7 @@ func collectMain(ctx context.Context, args []string, self Launcher, stdout, stde
 	for _, c := range cfgs {
 		hosts = max(hosts, c.Servers+slices.Max(c.Workers))
 	}
-	net, err := openNetwork(ctx, *mode, hosts, stderr)
+	net, err := network.Open(ctx, *mode, hosts, stderr)
 	if err != nil {
 		return err
 	}
@@ -161,7 +166,7 @@ func collectMain(ctx context.Context, args []string, self Launcher, stdout, stde
 			fmt.Fprintln(stderr, "testbed: cleanup:", cerr)
 		}
 	}()
-	host := Host{Kernel: readTrim("/proc/sys/kernel/osrelease"), CPU: cpuModel(), Date: time.Now().UTC().Format(time.RFC3339),
+	host := collection.Host{Kernel: readTrim("/proc/sys/kernel/osrelease"), CPU: cpuModel(), Date: time.Now().UTC().Format(time.RFC3339),
 		Command: "pslab testbed run " + strings.Join(args, " ")}
 	mem := memory.NewGoAllocator()
 	begin := time.Now()
@@ -191,13 +196,13 @@ func collectMain(ctx context.Context, args []string, self Launcher, stdout, stde
 	return nil
 }
 
-func selectConfigs(cfgs []Config, only string) ([]Config, error) {
+func selectConfigs(cfgs []config.Config, only string) ([]config.Config, error) {
 	if only == "" {
 		return cfgs, nil
 	}
-	var out []Config
+	var out []config.Config
 	for _, name := range strings.Split(only, ",") {
-		i := slices.IndexFunc(cfgs, func(c Config) bool { return c.Name == name })
+		i := slices.IndexFunc(cfgs, func(c config.Config) bool { return c.Name == name })
 		if i < 0 {
 			names := make([]string, len(cfgs))
 			for k, c := range cfgs {
@@ -222,39 +227,13 @@ func parseInts(s string) ([]int, error) {
 	return out, nil
 }
 
-// openNetwork picks the network: namespaces when asked or (auto) when
-// root and iproute2 are there and namespaces work; loopback otherwise.
-// Leftover namespaces are always an error, never a reason to fall back.
-func openNetwork(ctx context.Context, mode string, hosts int, stderr io.Writer) (network, error) {
-	switch mode {
-	case "loopback":
-		return &loopback{}, nil
-	case "netns", "auto":
-	default:
-		return nil, fmt.Errorf("testbed run: -network %q, want auto, netns or loopback", mode)
+// predictionMode is the network mode a run with -network mode would use,
+// for the burst term of the prediction.
+func predictionMode(mode string) string {
+	if mode == "loopback" || network.NetnsAvailable() != nil {
+		return network.Loopback
 	}
-	if why := netnsAvailable(); why != nil {
-		if mode == "netns" {
-			return nil, fmt.Errorf("testbed run: network namespaces unavailable: %v", why)
-		}
-		fmt.Fprintf(stderr, "testbed: network namespaces unavailable (%v): using loopback with token buckets\n", why)
-		return &loopback{}, nil
-	}
-	if left, err := Leftovers(ctx); err != nil || len(left) > 0 {
-		if err != nil {
-			return nil, err
-		}
-		return nil, leftoverError(left)
-	}
-	n, err := newNetns(ctx, hosts)
-	if err != nil {
-		if mode == "netns" || ctx.Err() != nil {
-			return nil, err
-		}
-		fmt.Fprintf(stderr, "testbed: cannot build network namespaces (%v): using loopback with token buckets\n", err)
-		return &loopback{}, nil
-	}
-	return n, nil
+	return network.Netns
 }
 
 // defaultNice is −10 for root, 0 otherwise.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"pslab/engine/confine"
+	"pslab/engine/testbed/config"
 )
 
 // FuzzLoadConfigs: no configuration file panics; an error names the file;
@@ -28,7 +29,7 @@ func FuzzLoadConfigs(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cfgs, err := LoadConfigs(path, root)
+		cfgs, err := config.LoadConfigs(path, root)
 		if err != nil {
 			if !strings.Contains(err.Error(), path) {
 				t.Fatalf("error does not name the file: %v", err)

@@ -15,7 +15,7 @@
 // testbed reduce` turns results of runs started by hand into the same
 // datasets. Messages are raw bytes (a gRPC codec forced per call, nothing
 // registered globally, no protoc). A step of a worker is the op graph of
-// Plan, laid out op for op like zoo.Synthesize: per layer with parameters
+// training.Plan, laid out op for op like zoo.Synthesize: per layer with parameters
 // a downlink and an uplink of its tensor (weights and biases together),
 // per layer a forward and a backward op on the worker, per tensor an update
 // on its PS. Tensors are placed on PS with placement.Greedy in topological
@@ -24,7 +24,7 @@
 //   - Transport "multiplexed": at step start the worker opens one gRPC
 //     stream per tensor, in topological order, and HTTP/2 multiplexes them
 //     with flow control on. The initial stream and connection windows are
-//     set explicitly (Job.Window, Job.ConnWindow; the configurations use
+//     set explicitly (training.Job.Window and ConnWindow; the configurations use
 //     icpe20's WIN ≈ 28 MB × bytes_scale) and read back from the worker's
 //     SETTINGS and WINDOW_UPDATE frames into the dataset. Note: gRPC-Go's
 //     writer round-robins active streams in 16 KiB frames; it does not
@@ -34,13 +34,13 @@
 //     tensors whole, one after the other, and one on which the worker sends
 //     its gradients whole, in the order they are computed; windows are
 //     2³¹−1 bytes, so flow control never blocks (recorded as window 0, "flow
-//     control off"). Downlink orders (DownlinkOrder): default = the request
-//     order, topological; tic = TICOrder, TicTac priority as in engine/sim
+//     control off"). Downlink orders (training.DownlinkOrder): default = the request
+//     order, topological; tic = training.TICOrder, TicTac priority as in engine/sim
 //     first (forward depth in ops from the input, ties topological; this is
 //     the one definition in this package — engine/sim orders by TicTac's
 //     transfer-count priority, and both agree on chains, so for AlexNet and
 //     VGG tic = default); reverse = tic reversed; random = one permutation
-//     seeded by Job.Seed, the same every step.
+//     seeded by training.Job.Seed, the same every step.
 //   - Sync "asp": the PS applies every gradient when it arrives (a real SGD
 //     update on float32 values) and serves the current parameters. "bsp":
 //     each PS accumulates the W gradients of a tensor, applies their mean,
@@ -83,31 +83,33 @@
 // Unscaled share. Let U be the time per 1-worker step that does not scale
 // with device_speed d: U = c·m + RTT + burst, with c the per-message cost
 // (s; gRPC, framing, parsing, scheduling of one message), m the messages
-// per step (MessagesPerStep: 2 per tensor), RTT the round trip (s) and
-// burst the shaper's burst time (BurstTime: 2 · burst bytes / B, one per
-// direction, s). On the emulated cluster these costs take U too, so its
-// step is T_real = S + U, where S is everything that scales; compressed
-// faithfully the emulation would take T_real/d = S/d + U/d, but it takes
-// T_emu = S/d + U. The excess is U − U/d = U·(1 − 1/d), and
+// per step (accounting.MessagesPerStep: 2 per tensor), RTT the round
+// trip (s) and burst the shaper's burst time (network.BurstTime: 2 · burst
+// bytes / B, one per direction, s). On the emulated cluster these costs
+// take U too, so its step is T_real = S + U, where S is everything that
+// scales; compressed faithfully the emulation would take
+// T_real/d = S/d + U/d, but it takes T_emu = S/d + U. The excess is
+// U − U/d = U·(1 − 1/d), and
 //
-//	unscaled share = U·(1 − 1/d) / T_emu                           (UnscaledShare)
+//	unscaled share = U·(1 − 1/d) / T_emu            (accounting.UnscaledShare)
 //	               = U·(d − 1) / (d·T_emu), d·T_emu the uncompressed step.
 //
-// In a run, c is fitted by a probe run before the profile (probeSteps
-// 1-worker steps with no compute, probeJob, and 4-byte tensors: c = (median
-// step − RTT)/m), RTT is the probe's best clock round trip and T_emu the
-// median 1-worker step of the profiling run. Before a run (-dry) c, RTT
-// and the step-time CV come from configs.toml's [calibration] table
-// (measured on this machine), and T_emu is bounded below by max(compute,
-// bytes/B) + U (Predict), so the predicted share is an upper bound.
+// In a run, c is fitted by a probe run before the profile
+// (accounting.ProbeSteps 1-worker steps with no compute,
+// accounting.ProbeJob, and 4-byte tensors: c = (median step − RTT)/m),
+// RTT is the probe's best clock round trip and T_emu the median 1-worker
+// step of the profiling run. Before a run (-dry) c, RTT and the step-time
+// CV come from configs.toml's [calibration] table (measured on this
+// machine), and T_emu is bounded below by max(compute, bytes/B) + U
+// (accounting.Predict), so the predicted share is an upper bound.
 //
 // Host. For every PS and worker process the coordinator samples
 // /proc/PID/stat (utime + stime, all threads) and
 // /proc/PID/task/*/schedstat (field 2: time runnable but not running;
 // field 3: times scheduled onto a CPU; accumulated per thread) every
 // 200 ms, and /proc/stat for the host; CPU utilisation, run-queue wait and
-// scheduling events are their growth over the sampled wall time (sampler,
-// RunUsage). The probe run is not judged (CPU-bound by design).
+// scheduling events are their growth over the sampled wall time (accounting.Sampler,
+// accounting.RunUsage). The probe run is not judged (CPU-bound by design).
 //
 // Contention. Every wake-up of a thread waits for a CPU even on an idle
 // host (about 20 µs on this VM), and a Go process moving tensors wakes
@@ -115,30 +117,31 @@
 // percent of wall time with nothing else running; that wait is the same
 // on the emulated cluster's hosts and part of the per-message cost above.
 // What the testbed adds is the wait beyond it, when the run's processes
-// outnumber the cores. With Baseline b the 1-worker profiling run's wait
-// per scheduling event (its two processes have a core each), a process
-// with run-queue wait R (s) and n scheduling events over wall time T has
+// outnumber the cores. With b the 1-worker profiling run's wait per
+// scheduling event (accounting.Accounting.Baseline; its two processes
+// have a core each), a process with run-queue wait R (s) and n
+// scheduling events over wall time T has
 //
-//	contention = max(0, R − n·b) / T                       (ProcUsage.Contention)
+//	contention = max(0, R − n·b) / T            (accounting.ProcUsage.Contention)
 //
 // Other work. Host busy share × CPUs − Σ CPU of the run's processes is
 // the CPU used by anything else (cores; the coordinator and the kernel's
 // network path take about 0.1): a build or a hog on the machine shows here
 // even when it is SCHED_IDLE and never makes the run's processes wait.
 //
-// Budget. A configuration whose contention exceeds MaxContention (2%) of
-// wall time in any process of any run, whose other work exceeds MaxOther
+// Budget. A configuration whose contention exceeds accounting.MaxContention (2%) of
+// wall time in any process of any run, whose other work exceeds accounting.MaxOther
 // (0.25 cores) in any run, or whose unscaled share exceeds
-// MaxUnscaledShare (5%), is host_limited: its cause is recorded and
+// accounting.MaxUnscaledShare (5%), is host_limited: its cause is recorded and
 // printed as a warning, `pslab testbed run -strict` does not write it, and
 // `pslab testbed verify` fails on it. Every throughput point records the
 // relative half-width of its 95% confidence interval by batch means
-// (BatchCI: each repetition's averaging window cut into 5 batches of step
+// (analysis.BatchCI: each repetition's averaging window cut into 5 batches of step
 // ends, t-interval over the batch throughputs), and the step-time CV
-// (StepCI); -dry and -strict refuse a configuration whose
+// (analysis.StepCI); -dry and -strict refuse a configuration whose
 // repetitions·min(W)·average is below ⌈(1.96·CV/0.03)²⌉ at the calibrated
-// CV (StepsForCI). Every file records
-// testbed.config_hash (Config.Hash); `pslab testbed run` skips a
+// CV (analysis.StepsForCI). Every file records
+// testbed.config_hash (config.Config.Hash); `pslab testbed run` skips a
 // configuration whose committed dataset has the same hash, accounting and
 // no host_limited flag, so a collection can span sessions.
 //
@@ -149,14 +152,14 @@
 // namespace only) with a veth pair (MTU 9001) into a switch namespace
 // holding a Linux bridge, and shapes both ends of every veth with an HTB
 // tree at B (the host's egress and its ingress; no netem), GSO aggregates
-// of at most two MTUs (gsoMaxSegs), pure TCP ACKs ahead of queued data (they
+// of at most two MTUs (network gsoMaxSegs), pure TCP ACKs ahead of queued data (they
 // would otherwise wait behind the other direction's tensors, which left
-// the PS link idle; network.go, Shape);
+// the PS link idle; engine/testbed/network, Shape);
 // burst 1 ms of traffic (smaller bursts starve the shaper's timer on a
-// loaded VM); queues (queueLimit, 16 MiB) that hold every byte HTTP/2
+// loaded VM); queues (network queueLimit, 16 MiB) that hold every byte HTTP/2
 // flow control lets the run's connections have in flight, so that the
 // shaper never drops (each run records the TCP segments its hosts
-// retransmitted, and more than MaxRetrans of them makes it host_limited).
+// retransmitted, and more than accounting.MaxRetrans of them makes it host_limited).
 // Recorded as network = netns-veth-bridge-htb-ackfirst-gso2; earlier
 // collections used one MTU per packet (…-nogso, datasets/testbed-next) or
 // one tbf FIFO per direction (netns-veth-bridge-tbf), and `pslab testbed
@@ -169,12 +172,12 @@
 // and transfers less (the load average at start and end is recorded).
 // Without root or iproute2, or if namespaces fail, every process runs on
 // 127.0.0.1 and each emulates its NIC with a token bucket per direction
-// shared by all its connections (Shaper), recorded as
+// shared by all its connections (network.Shaper), recorded as
 // network=loopback-token-bucket.
 //
 // # Measurement protocol (one configuration)
 //
-//  0. Probe: 1 worker, probeSteps steps without compute and with 4-byte
+//  0. Probe: 1 worker, accounting.ProbeSteps steps without compute and with 4-byte
 //     tensors, fitting the per-message cost (Artifact accounting).
 //  1. Profiling: 1 worker, profile_steps (collection: 50) steps. Worker 0 records the
 //     trace (dataset.TraceSchema, origin measured): a downlink starts when
@@ -186,23 +189,24 @@
 //     tcpdump + Wireshark: it parses HTTP/2 frames and gRPC message
 //     prefixes and records the first and last byte of every tensor at the
 //     receiver, and the SETTINGS window. From it: the parsing overhead
-//     α·bytes + β (FitOverhead, icpe20 §3.2.1: recorded end − last byte,
+//     α·bytes + β (analysis.FitOverhead, icpe20 §3.2.1: recorded end − last byte,
 //     least squares, both ≥ 0); WIN (icpe20 §3.2.2: from the HTTP/2
-//     headers); and mascots18's phase times (ExtractPhases, §III-A:
+//     headers); and mascots18's phase times (analysis.ExtractPhases, §III-A:
 //     transmissions measured directly, processing times from the gaps
 //     between them; with overlapping backward compute and uplinks, as in
 //     TensorFlow, S^U spans the whole gradient transmission).
 //  3. Throughput: for each W in workers, repetitions runs of steps steps
 //     each (the collection: 2 × 50; icpe20 used 100); a run's throughput
 //     is the time average over the last average (30; icpe20 50) steps (icpe20 §4.1; window definition in
-//     Throughput, CATALOGUE I-16); mean and sample std over repetitions.
+//     analysis.Throughput, CATALOGUE I-16); mean and sample std over repetitions.
 //
 // Outputs, written only when the whole configuration succeeded, as one
-// directory renamed into place (WriteDir): trace.arrow, throughput.arrow
-// (dataset.MeasurementSchema), phases.arrow (dataset.PhasesSchema),
-// runs.arrow (RunsSchema, per repetition), steps.arrow (StepsSchema,
-// every step's start and end), accounting.arrow (AccountingSchema, per
-// process and run) and timeline.json (TimelineFile): the
+// directory renamed into place (collection.WriteDir): trace.arrow,
+// throughput.arrow (dataset.MeasurementSchema), phases.arrow
+// (dataset.PhasesSchema), runs.arrow (collection.RunsSchema, per
+// repetition), steps.arrow (collection.StepsSchema, every step's start
+// and end), accounting.arrow (collection.AccountingSchema, per process and
+// run) and timeline.json (collection.TimelineFile): the
 // profile of trace.arrow again as a TensorFlow-style timeline (Chrome
 // trace JSON written by engine/timeline, with α, β, WIN and B in its
 // otherData), the format in which a profile of a real TensorFlow cluster
@@ -215,6 +219,30 @@
 // testbed timeline dir...` writes it again. A dead worker (or PS) kills
 // the run, the error names it with the end of its stderr, and nothing is
 // written.
+//
+// # Packages
+//
+// The testbed is split by concept, each package with its own doc; this
+// package is the coordinator (`pslab testbed` and its subcommands: Main,
+// the Launcher that starts the processes of a run, the measurement
+// protocol below) and imports them all:
+//
+//   - training: the Job every process of a run agrees on, its step Plan
+//     and the downlink orders;
+//   - analysis: throughput, confidence intervals, phase times and the
+//     parsing overhead, from step times and transfers;
+//   - network: network namespaces and HTB shaping, or the loopback
+//     token buckets;
+//   - config: the collection file configs.toml and its [calibration];
+//   - node: the PS and worker processes, their wire protocol and the tap;
+//   - accounting: the artifact accounting and its budget;
+//   - collection: the Outcome of a measurement, the datasets written from
+//     it, and the committed datasets (up to date, verify).
+//
+// Imports run one way: training and network import no other testbed
+// package; analysis none either; config imports training; node imports
+// training, analysis and network; accounting imports config, training,
+// analysis and network; collection imports all of these.
 //
 // # Measuring your own cluster
 //

@@ -12,6 +12,11 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"pslab/engine/testbed/accounting"
+	"pslab/engine/testbed/network"
+	"pslab/engine/testbed/node"
+	"pslab/engine/testbed/training"
 )
 
 // Launcher says how to start a pslab child process: Argv is the command
@@ -31,7 +36,7 @@ type Launcher struct {
 
 // runSpec is one run: one PS process per server and Job.Workers workers.
 type runSpec struct {
-	job   Job
+	job   training.Job
 	steps int
 	trace bool // worker 0 records the trace, PSs dissect the wire
 	// failWorker fails at failAt (fault injection), if failAt ≥ 0.
@@ -93,7 +98,7 @@ func (c *child) failure(err error) error {
 func (l Launcher) start(name string, argv []string, stdout io.WriteCloser, index int, exits chan<- int) (*child, error) {
 	c := &child{name: name, stdout: &bytes.Buffer{}, stderr: &tailBuffer{}, exited: make(chan struct{})}
 	c.cmd = exec.Command(argv[0], argv[1:]...)
-	c.cmd.Env = append(append(c.cmd.Environ(), childGOMAXPROCS), l.Env...)
+	c.cmd.Env = append(append(c.cmd.Environ(), node.GOMAXPROCS), l.Env...)
 	c.cmd.Stderr = c.stderr
 	c.cmd.Stdout = c.stdout
 	if stdout != nil {
@@ -117,30 +122,21 @@ func (l Launcher) start(name string, argv []string, stdout io.WriteCloser, index
 	return c, nil
 }
 
-// childGOMAXPROCS runs every PS and worker process with one OS thread
-// executing Go code at a time (recorded as testbed.gomaxprocs): an
-// emulated host is one process, and on a 2-core machine the default (one
-// thread per core in every process) let the 2 to 11 processes of a run
-// queue for the cores. Measured (datasets/testbed/README.md, "Where the
-// run-queue wait comes from"): PS run-queue wait 16% → 10% of wall time
-// at W = 1 and 44% → 21% at W = 7, alexnet at 100 Mbit/s.
-const childGOMAXPROCS = "GOMAXPROCS=1"
-
 // sampleInterval is how often the coordinator reads the CPU accounting
-// of a run's processes (sampler).
+// of a run's processes (accounting.Sampler).
 const sampleInterval = 200 * time.Millisecond
 
 // runOnce starts the parameter servers and workers of spec on net and
-// returns the workers' results and the run's CPU accounting (RunUsage,
+// returns the workers' results and the run's CPU accounting (accounting.RunUsage,
 // from /proc). If any process fails, or ctx ends, or the run exceeds
 // spec.timeout, every process is killed and the error names the process
 // and the end of its stderr.
-func (l Launcher) runOnce(ctx context.Context, net network, spec runSpec) ([]*WorkerResult, RunUsage, error) {
+func (l Launcher) runOnce(ctx context.Context, net network.Hosts, spec runSpec) ([]*node.WorkerResult, accounting.RunUsage, error) {
 	job := spec.job
 	var children []*child
 	exits := make(chan int, job.Servers+job.Workers)
-	smp := newSampler("/proc", sampleInterval)
-	var usage RunUsage // zero until the run succeeded
+	smp := accounting.NewSampler("/proc", sampleInterval)
+	var usage accounting.RunUsage // zero until the run succeeded
 	defer func() {
 		smp.Usage() // stops the sampler
 		for _, c := range children {
@@ -165,7 +161,7 @@ func (l Launcher) runOnce(ctx context.Context, net network, spec runSpec) ([]*Wo
 		if err != nil {
 			return nil, usage, err
 		}
-		smp.add(c.name, c.cmd.Process.Pid)
+		smp.Add(c.name, c.cmd.Process.Pid)
 		children = append(children, c)
 		line := make(chan string, 1)
 		go func() {
@@ -205,7 +201,7 @@ func (l Launcher) runOnce(ctx context.Context, net network, spec runSpec) ([]*Wo
 		if err != nil {
 			return nil, usage, err
 		}
-		smp.add(c.name, c.cmd.Process.Pid)
+		smp.Add(c.name, c.cmd.Process.Pid)
 		children = append(children, c)
 		workers[w] = c
 	}
@@ -222,9 +218,9 @@ func (l Launcher) runOnce(ctx context.Context, net network, spec runSpec) ([]*Wo
 		}
 	}
 	usage = smp.Usage()
-	results := make([]*WorkerResult, job.Workers)
+	results := make([]*node.WorkerResult, job.Workers)
 	for w, c := range workers {
-		var r WorkerResult
+		var r node.WorkerResult
 		if err := json.Unmarshal(c.stdout.Bytes(), &r); err != nil {
 			return nil, usage, c.failure(fmt.Errorf("bad result: %w", err))
 		}

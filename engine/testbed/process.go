@@ -7,24 +7,25 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"os"
 	"strings"
-	"time"
-
-	"google.golang.org/grpc"
 
 	"pslab/engine/atomicfile"
+	"pslab/engine/testbed/analysis"
+	"pslab/engine/testbed/collection"
+	"pslab/engine/testbed/config"
+	"pslab/engine/testbed/network"
+	"pslab/engine/testbed/node"
+	"pslab/engine/testbed/training"
 	"pslab/engine/trace"
 )
 
-// psMain is `pslab testbed ps`: serve one parameter server until every
-// worker of the job has called Done. The first line on stdout is
-// "listening <host:port>".
+// psMain is `pslab testbed ps`: serve one parameter server (node.ServePS)
+// until every worker of the job has called Done. The first line on stdout
+// is "listening <host:port>".
 func psMain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("testbed ps", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var job Job
+	var job training.Job
 	job.RegisterFlags(fs)
 	listen := fs.String("listen", "127.0.0.1:0", "address to listen on (host:port)")
 	index := fs.Int("index", 0, "index of this PS (0-based)")
@@ -37,74 +38,16 @@ func psMain(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if fs.NArg() > 0 {
 		return fmt.Errorf("testbed ps: unexpected arguments %v", fs.Args())
 	}
-	plan, err := job.LoadPlan()
-	if err != nil {
-		return err
-	}
-	srv, err := newPSServer(plan, *index)
-	if err != nil {
-		return err
-	}
 	if *timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, *timeout)
 		defer cancel()
 	}
-	lis, err := net.Listen("tcp", *listen)
-	if err != nil {
-		return fmt.Errorf("testbed ps: %w", err)
-	}
-	var shaper *Shaper
+	o := node.PSOptions{Job: job, Index: *index, Listen: *listen, Tap: *tap}
 	if *shape > 0 {
-		shaper = NewShaper(*shape)
+		o.Shaper = network.NewShaper(*shape)
 	}
-	wrapped := &wrapListener{Listener: lis, wrap: func(c net.Conn) net.Conn {
-		c = shaper.Wrap(c)
-		if *tap {
-			c = newTapConn(c, false, srv.onTapRead, nil)
-		}
-		return c
-	}}
-	win, conn := job.Windows()
-	gs := grpc.NewServer(grpc.ForceServerCodec(rawCodec{}),
-		grpc.InitialWindowSize(win), grpc.InitialConnWindowSize(conn),
-		grpc.MaxRecvMsgSize(maxMessage), grpc.MaxSendMsgSize(maxMessage))
-	gs.RegisterService(srv.serviceDesc(), srv)
-	fmt.Fprintf(stdout, "listening %s\n", lis.Addr())
-	if f, ok := stdout.(*os.File); ok {
-		f.Sync()
-	}
-	served := make(chan error, 1)
-	go func() { served <- gs.Serve(wrapped) }()
-	select {
-	case <-srv.finished:
-	case err := <-served:
-		return fmt.Errorf("testbed ps: %w", err)
-	case <-ctx.Done():
-		gs.Stop()
-		return fmt.Errorf("testbed ps %d: %w", *index, ctx.Err())
-	}
-	stopped := make(chan struct{})
-	go func() { gs.GracefulStop(); close(stopped) }()
-	select {
-	case <-stopped:
-	case <-time.After(5 * time.Second):
-		gs.Stop()
-	}
-	return nil
-}
-
-type wrapListener struct {
-	net.Listener
-	wrap func(net.Conn) net.Conn
-}
-
-func (l *wrapListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
-	}
-	return l.wrap(c), nil
+	return node.ServePS(ctx, o, stdout)
 }
 
 // workerMain is `pslab testbed worker`: train and write the WorkerResult
@@ -112,7 +55,7 @@ func (l *wrapListener) Accept() (net.Conn, error) {
 func workerMain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("testbed worker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var o WorkerOptions
+	var o node.WorkerOptions
 	o.Job.RegisterFlags(fs)
 	fs.IntVar(&o.ID, "id", 0, "worker index (0-based)")
 	ps := fs.String("ps", "", "comma-separated PS addresses host:port, in PS index order")
@@ -141,14 +84,14 @@ func workerMain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	o.PS = strings.Split(*ps, ",")
 	if *shape > 0 {
-		o.Shaper = NewShaper(*shape)
+		o.Shaper = network.NewShaper(*shape)
 	}
 	if *timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, *timeout)
 		defer cancel()
 	}
-	res, err := RunWorkerProcess(ctx, o)
+	res, err := node.RunWorkerProcess(ctx, o)
 	if err != nil {
 		return err
 	}
@@ -173,22 +116,22 @@ func workerMain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 }
 
 // writeWorkerTimeline writes the trace a -trace worker recorded as a
-// TensorFlow-style timeline (EncodeTimeline), atomically, with the
-// metadata `pslab testbed run` gives the trace (profileMeta): the
-// overhead fitted to the worker's wire times (FitOverhead) and the window
+// TensorFlow-style timeline (collection.EncodeTimeline), atomically, with the
+// metadata `pslab testbed run` gives the trace (collection.ProfileMeta): the
+// overhead fitted to the worker's wire times (analysis.FitOverhead) and the window
 // read from the wire; bandwidth mbit in Mbit/s (0: unknown).
-func writeWorkerTimeline(path string, job Job, res *WorkerResult, mbit float64) error {
+func writeWorkerTimeline(path string, job training.Job, res *node.WorkerResult, mbit float64) error {
 	plan, err := job.LoadPlan()
 	if err != nil {
 		return err
 	}
-	ov, err := FitOverhead(res.Transfers)
+	ov, err := analysis.FitOverhead(res.Transfers)
 	if err != nil {
 		return fmt.Errorf("testbed worker: -timeline: %w", err)
 	}
-	c := Config{BandwidthMbit: mbit, Servers: job.Servers, Transport: job.Transport, Window: job.Window}
-	tr := &trace.Trace{Meta: profileMeta("pslab testbed worker (measured)", "hand-started worker", plan, c, res.Window, ov), Steps: res.Steps}
-	b, err := EncodeTimeline(tr)
+	c := config.Config{BandwidthMbit: mbit, Servers: job.Servers, Transport: job.Transport, Window: job.Window}
+	tr := &trace.Trace{Meta: collection.ProfileMeta("pslab testbed worker (measured)", "hand-started worker", plan, c, res.Window, ov), Steps: res.Steps}
+	b, err := collection.EncodeTimeline(tr)
 	if err != nil {
 		return err
 	}

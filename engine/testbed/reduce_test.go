@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"pslab/engine/testbed/collection"
 )
 
 // TestByAddressThenReduce follows doc.go's recipe for a real cluster, in
@@ -56,7 +58,7 @@ func TestByAddressThenReduce(t *testing.T) {
 	// -out replaces its file atomically (temp + rename): a hard link to
 	// the old file keeps the old bytes, where an in-place write would
 	// change them (and a crash would leave a torn file).
-	prof := filepath.Join(dir, ProfileResultFile)
+	prof := filepath.Join(dir, collection.ProfileResultFile)
 	require.NoError(t, os.WriteFile(prof, []byte("old"), 0o644))
 	require.NoError(t, os.Link(prof, prof+".link"))
 	run(1, func(int) string { return prof }, true)
@@ -74,7 +76,7 @@ func TestByAddressThenReduce(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, stdout.String(), "W=2 ")
 	require.Contains(t, stdout.String(), "(2 repetitions)")
-	for _, f := range []string{TraceFile, ThroughputFile, PhasesFile, RunsFile, StepsFile} {
+	for _, f := range []string{collection.TraceFile, collection.ThroughputFile, collection.PhasesFile, collection.RunsFile, collection.StepsFile} {
 		_, err := os.Stat(filepath.Join(out, f))
 		require.NoError(t, err, f)
 	}

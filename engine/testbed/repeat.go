@@ -9,6 +9,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"pslab/engine/testbed/analysis"
+	"pslab/engine/testbed/collection"
+	"pslab/engine/testbed/config"
+	"pslab/engine/testbed/network"
 )
 
 // repeatMain is `pslab testbed repeat`: measure each selected
@@ -36,7 +41,7 @@ func repeatMain(ctx context.Context, args []string, self Launcher, stdout, stder
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(*root, path)
 	}
-	cfgs, err := LoadConfigs(path, *root)
+	cfgs, err := config.LoadConfigs(path, *root)
 	if err != nil {
 		return err
 	}
@@ -53,7 +58,7 @@ func repeatMain(ctx context.Context, args []string, self Launcher, stdout, stder
 		cfgs[i].Workers = ws
 		hosts = max(hosts, cfgs[i].Servers+slices.Max(ws))
 	}
-	net, err := openNetwork(ctx, *mode, hosts, stderr)
+	net, err := network.Open(ctx, *mode, hosts, stderr)
 	if err != nil {
 		return err
 	}
@@ -61,7 +66,7 @@ func repeatMain(ctx context.Context, args []string, self Launcher, stdout, stder
 	self.Nice = defaultNice()
 	failed := 0
 	for _, c := range cfgs {
-		var outs []*Outcome
+		var outs []*collection.Outcome
 		for k := range *n {
 			loaded := k == *n-1
 			var hog *exec.Cmd
@@ -93,7 +98,7 @@ func repeatMain(ctx context.Context, args []string, self Launcher, stdout, stder
 				}
 				xs = append(xs, fmt.Sprintf("%.0f%s", x, tag))
 			}
-			mean, _ := MeanStd(func() []float64 {
+			mean, _ := analysis.MeanStd(func() []float64 {
 				var v []float64
 				for _, o := range outs {
 					v = append(v, o.Points[i].Mean)

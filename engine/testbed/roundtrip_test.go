@@ -14,6 +14,8 @@ import (
 
 	"pslab/engine/dataset"
 	"pslab/engine/sim"
+	"pslab/engine/testbed/collection"
+	"pslab/engine/testbed/training"
 	"pslab/engine/timeline"
 	"pslab/engine/trace"
 )
@@ -47,24 +49,24 @@ func TestRoundTripTestbedTimelineImportSimulate(t *testing.T) {
 		self(t), io.Discard, io.Discard))
 	dir := filepath.Join(root, "out", "rt")
 
-	tt, err := dataset.Read(filepath.Join(dir, TraceFile), dataset.TraceSchema, dataset.Allocator)
+	tt, err := dataset.Read(filepath.Join(dir, collection.TraceFile), dataset.TraceSchema, dataset.Allocator)
 	require.NoError(t, err)
 	recorded, err := dataset.ToTrace(tt)
 	require.NoError(t, err)
-	imported, rep, err := timeline.ReadFiles([]string{filepath.Join(dir, TimelineFile)}, trace.Meta{})
+	imported, rep, err := timeline.ReadFiles([]string{filepath.Join(dir, collection.TimelineFile)}, trace.Meta{})
 	require.NoError(t, err)
 	require.NoError(t, imported.Validate())
 	require.Len(t, imported.Steps, 20)
 	require.Equal(t, 20, rep.Steps)
 	// trace.arrow keeps the provenance's source; the timeline the trace's own
-	require.Equal(t, configSource("rt"), imported.Meta.Source)
+	require.Equal(t, collection.ConfigSource("rt"), imported.Meta.Source)
 	want, got := recorded.Meta, imported.Meta
 	want.Source, got.Source = "", ""
 	require.Equal(t, want, got)
 	require.Greater(t, imported.Meta.Bandwidth, 0.0)
 	require.Equal(t, recorded.Steps, imported.Steps)
 
-	m, err := dataset.Read(filepath.Join(dir, ThroughputFile), dataset.MeasurementSchema, dataset.Allocator)
+	m, err := dataset.Read(filepath.Join(dir, collection.ThroughputFile), dataset.MeasurementSchema, dataset.Allocator)
 	require.NoError(t, err)
 	require.Equal(t, []int64{1, 2}, m.Ints("workers"))
 	measured := m.Floats("throughput")
@@ -120,8 +122,8 @@ func TestWorkerWritesTimeline(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	job := Job{Profile: "toy", DeviceSpeed: 20, BytesScale: 0.001, Servers: 1, Workers: 1,
-		Sync: ASP, Transport: Multiplexed, Order: OrderDefault, Seed: 1, Window: 65536, ConnWindow: 65536}
+	job := training.Job{Profile: "toy", DeviceSpeed: 20, BytesScale: 0.001, Servers: 1, Workers: 1,
+		Sync: training.ASP, Transport: training.Multiplexed, Order: training.OrderDefault, Seed: 1, Window: 65536, ConnWindow: 65536}
 	pr, pw := io.Pipe()
 	psDone := make(chan error, 1)
 	go func() {
@@ -149,7 +151,7 @@ func TestWorkerWritesTimeline(t *testing.T) {
 	require.Equal(t, 25e6, tr.Meta.Bandwidth, "200 Mbit/s in bytes/s")
 	require.Equal(t, int64(65536), tr.Meta.Window)
 	require.Equal(t, 1, tr.Meta.Servers)
-	res, err := readResult(out)
+	res, err := collection.ReadResult(out)
 	require.NoError(t, err)
 	require.Equal(t, res.Steps, tr.Steps, "the timeline holds the result's trace")
 

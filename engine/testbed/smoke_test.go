@@ -17,6 +17,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"pslab/engine/dataset"
+	"pslab/engine/testbed/collection"
+	"pslab/engine/testbed/config"
+	"pslab/engine/testbed/network"
+	"pslab/engine/testbed/training"
 	"pslab/engine/trace"
 )
 
@@ -56,11 +60,18 @@ func self(t *testing.T, env ...string) Launcher {
 	return Launcher{Argv: []string{exe}, Env: append([]string{childEnv + "=1"}, env...)}
 }
 
+// loopback is the network of the loopback fallback (`-network loopback`).
+func loopback(t *testing.T) network.Hosts {
+	n, err := network.Open(context.Background(), "loopback", 0, io.Discard)
+	require.NoError(t, err)
+	return n
+}
+
 // smokeConfig is the toy model of icpe20 Fig. 5 at 30 kB and 5.5 ms of
 // compute per step on a 200 Mbit/s loopback.
-func smokeConfig() Config {
-	return Config{Name: "smoke", Model: "toy", DeviceSpeed: 20, BytesScale: 0.001, BandwidthMbit: 200,
-		Servers: 1, Sync: ASP, Transport: Multiplexed, Order: OrderDefault, Seed: 1, Window: 65536, ConnWindow: 65536,
+func smokeConfig() config.Config {
+	return config.Config{Name: "smoke", Model: "toy", DeviceSpeed: 20, BytesScale: 0.001, BandwidthMbit: 200,
+		Servers: 1, Sync: training.ASP, Transport: training.Multiplexed, Order: training.OrderDefault, Seed: 1, Window: 65536, ConnWindow: 65536,
 		Workers: []int{2}, Repetitions: 1, Steps: 5, Average: 3, ProfileSteps: 5, PhaseSkip: 1}
 }
 
@@ -69,14 +80,14 @@ func TestSmokeLoopbackMultiplexed(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	c := smokeConfig()
-	o, err := self(t).measure(ctx, &loopback{}, ".", c, io.Discard)
+	o, err := self(t).measure(ctx, loopback(t), ".", c, io.Discard)
 	require.NoError(t, err)
 	require.NoError(t, o.Trace.Validate())
 	require.Len(t, o.Trace.Steps, 5)
 	require.Len(t, o.Trace.Steps[0].Ops, 4*5) // toy: 4 down, 8 compute, 4 up, 4 update
 	require.Equal(t, int64(65536), o.Window, "window read from the worker's SETTINGS frame")
 	require.Equal(t, int64(65536), o.Trace.Meta.Window)
-	require.Equal(t, NetworkLoopback, o.Network)
+	require.Equal(t, network.Loopback, o.Network)
 	// Sleeps chain absolute deadlines: an op may look short after an
 	// oversleep, but the worker's ops of a step span at least their total
 	// emulated compute, 111 ms / 20 = 5.55 ms, less the executor's delay
@@ -101,13 +112,13 @@ func TestSmokeLoopbackMultiplexed(t *testing.T) {
 	require.Less(t, o.Points[0].Mean, 11532.0)
 	require.Greater(t, o.Phases.SW, 0.0)
 	require.Greater(t, o.Phases.SD, 0.0)
-	tables, err := o.Tables(Host{Kernel: "k", CPU: "c", Date: "d", Command: "cmd"})
+	tables, err := o.Tables(collection.Host{Kernel: "k", CPU: "c", Date: "d", Command: "cmd"})
 	require.NoError(t, err)
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	dir := filepath.Join(t.TempDir(), "smoke")
-	require.NoError(t, WriteDir(dir, tables, nil, mem))
-	tt, err := dataset.Read(filepath.Join(dir, TraceFile), dataset.TraceSchema, mem)
+	require.NoError(t, collection.WriteDir(dir, tables, nil, mem))
+	tt, err := dataset.Read(filepath.Join(dir, collection.TraceFile), dataset.TraceSchema, mem)
 	require.NoError(t, err)
 	back, err := dataset.ToTrace(tt)
 	require.NoError(t, err)
@@ -120,8 +131,8 @@ func TestSmokeOrderedTwoPSBSP(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	c := smokeConfig()
-	c.Name, c.Servers, c.Sync, c.Transport, c.Order, c.ProfileSteps = "smoke-bsp", 2, BSP, Ordered, OrderTIC, 4
-	o, err := self(t).measure(ctx, &loopback{}, ".", c, io.Discard)
+	c.Name, c.Servers, c.Sync, c.Transport, c.Order, c.ProfileSteps = "smoke-bsp", 2, training.BSP, training.Ordered, training.OrderTIC, 4
+	o, err := self(t).measure(ctx, loopback(t), ".", c, io.Discard)
 	require.NoError(t, err)
 	require.Equal(t, 2, o.Trace.Meta.Servers)
 	require.Equal(t, int64(0), o.Trace.Meta.Window, "flow control off is recorded as window 0")
@@ -160,16 +171,6 @@ func TestFailingWorkerFailsRunAndWritesNothing(t *testing.T) {
 	require.True(t, os.IsNotExist(statErr), "no dataset may be written for a failed run")
 	entries, _ := os.ReadDir(filepath.Join(root, "out"))
 	require.Empty(t, entries, "no temporary files left")
-}
-
-func TestRunOnceRejectsMismatchedJob(t *testing.T) {
-	t.Parallel()
-	// a worker started with another job than its PS fails at Ready
-	srv, err := newPSServer(mustPlan(t, Job{Profile: "toy", DeviceSpeed: 1, BytesScale: 0.001, Servers: 1, Workers: 1,
-		Sync: ASP, Transport: Multiplexed, Order: OrderDefault, Window: minWindow, ConnWindow: minWindow}), 0)
-	require.NoError(t, err)
-	err = srv.register(context.Background(), 0, "other")
-	require.ErrorContains(t, err, "differs from PS job")
 }
 
 // loopbackToyConfig is a configs.toml for one configuration, name, of the

@@ -1,0 +1,53 @@
+package network
+
+import (
+	"context"
+	"fmt"
+	"io"
+)
+
+// Open picks the network: namespaces when asked or (auto) when
+// root and iproute2 are there and namespaces work; loopback otherwise.
+// Leftover namespaces are always an error, never a reason to fall back.
+func Open(ctx context.Context, mode string, hosts int, stderr io.Writer) (Hosts, error) {
+	switch mode {
+	case "loopback":
+		return &loopback{}, nil
+	case "netns", "auto":
+	default:
+		return nil, fmt.Errorf("testbed run: -network %q, want auto, netns or loopback", mode)
+	}
+	if why := NetnsAvailable(); why != nil {
+		if mode == "netns" {
+			return nil, fmt.Errorf("testbed run: network namespaces unavailable: %v", why)
+		}
+		fmt.Fprintf(stderr, "testbed: network namespaces unavailable (%v): using loopback with token buckets\n", why)
+		return &loopback{}, nil
+	}
+	if left, err := Leftovers(ctx); err != nil || len(left) > 0 {
+		if err != nil {
+			return nil, err
+		}
+		return nil, leftoverError(left)
+	}
+	n, err := newNetns(ctx, hosts)
+	if err != nil {
+		if mode == "netns" || ctx.Err() != nil {
+			return nil, err
+		}
+		fmt.Fprintf(stderr, "testbed: cannot build network namespaces (%v): using loopback with token buckets\n", err)
+		return &loopback{}, nil
+	}
+	return n, nil
+}
+
+// BurstTime is the time the shaper's burst lets through unshaped after an
+// idle period, per step: the burst of the network mode in bytes over the
+// rate, once per direction (s). It mirrors netns.Shape and NewShaper.
+func BurstTime(mode string, rate float64) float64 {
+	burst := max(16*1024, rate*1e-3) // loopback token bucket (NewShaper)
+	if IsNetns(mode) {
+		burst = max(2*frameBytes, rate*1e-3) // tc htb or tbf (netns.Shape)
+	}
+	return 2 * burst / rate
+}

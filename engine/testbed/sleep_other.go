@@ -1,8 +1,0 @@
-//go:build !linux
-
-package testbed
-
-import "time"
-
-// sleepUntil sleeps until t.
-func sleepUntil(t time.Time) { time.Sleep(time.Until(t)) }
