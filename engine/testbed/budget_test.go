@@ -12,6 +12,10 @@ import (
 
 const smokeConfigs = "testdata/smoke-configs.toml"
 
+// toyCalibration is a [calibration] table for loopbackToyConfig: 1 µs
+// per message and RTT, step CV 10%.
+const toyCalibration = "\n[calibration]\nmessage_cost_us_multiplexed = 1\nmessage_cost_us_ordered = 1\nrtt_us = 1\nstep_cv = 0.1\n"
+
 // The 40× smoke configurations are over budget: -dry -strict refuses them
 // naming file:line and the computed numbers, before anything runs.
 func TestDryStrictRefusesSmokeConfigs(t *testing.T) {
@@ -34,7 +38,7 @@ func TestDryStrictRefusesSmokeConfigs(t *testing.T) {
 func TestDryRefusesTooFewSteps(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	cfg := loopbackToyConfig("few", "1", 10, 5, 5) + "\n[calibration]\nmessage_cost_us_multiplexed = 1\nmessage_cost_us_ordered = 1\nrtt_us = 1\nstep_cv = 0.1\n"
+	cfg := loopbackToyConfig("few", "1", 10, 5, 5) + toyCalibration
 	p := filepath.Join(dir, "c.toml")
 	require.NoError(t, os.WriteFile(p, []byte(cfg), 0o644))
 	var out bytes.Buffer

@@ -97,6 +97,9 @@ func collectMain(ctx context.Context, args []string, self Launcher, stdout, stde
 	if !(*scale > 0 && *scale <= 1) {
 		return fmt.Errorf("testbed run: -steps-scale %v, need 0 < f ≤ 1", *scale)
 	}
+	if err := network.CheckMode(*mode); err != nil {
+		return fmt.Errorf("testbed run: %w", err) // before -dry, which opens no network
+	}
 	path := *cfgPath
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(*root, path)
@@ -107,7 +110,7 @@ func collectMain(ctx context.Context, args []string, self Launcher, stdout, stde
 	}
 	cfgs, err = selectConfigs(cfgs, *only)
 	if err != nil {
-		return err
+		return fmt.Errorf("testbed run: %w", err)
 	}
 	for i := range cfgs {
 		cfgs[i] = cfgs[i].Scale(*scale)
@@ -196,6 +199,9 @@ func collectMain(ctx context.Context, args []string, self Launcher, stdout, stde
 	return nil
 }
 
+// selectConfigs returns the configurations named in only (the value of
+// -only: comma-separated names, in that order; all if empty); an unknown
+// name is an error naming -only and the names there are.
 func selectConfigs(cfgs []config.Config, only string) ([]config.Config, error) {
 	if only == "" {
 		return cfgs, nil
@@ -208,7 +214,7 @@ func selectConfigs(cfgs []config.Config, only string) ([]config.Config, error) {
 			for k, c := range cfgs {
 				names[k] = c.Name
 			}
-			return nil, fmt.Errorf("testbed run: no configuration %q (have %s)", name, strings.Join(names, ", "))
+			return nil, fmt.Errorf("-only: no configuration %q (have %s)", name, strings.Join(names, ", "))
 		}
 		out = append(out, cfgs[i])
 	}

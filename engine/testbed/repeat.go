@@ -37,6 +37,9 @@ func repeatMain(ctx context.Context, args []string, self Launcher, stdout, stder
 	if *n < 2 {
 		return fmt.Errorf("testbed repeat: -n %d, need ≥ 2", *n)
 	}
+	if err := network.CheckMode(*mode); err != nil {
+		return fmt.Errorf("testbed repeat: %w", err)
+	}
 	path := *cfgPath
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(*root, path)
@@ -46,7 +49,7 @@ func repeatMain(ctx context.Context, args []string, self Launcher, stdout, stder
 		return err
 	}
 	if cfgs, err = selectConfigs(cfgs, *only); err != nil {
-		return err
+		return fmt.Errorf("testbed repeat: %w", err)
 	}
 	ws, err := parseInts(*workers)
 	if err != nil {

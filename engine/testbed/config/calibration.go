@@ -1,6 +1,9 @@
 package config
 
 import (
+	"fmt"
+	"math"
+
 	"pslab/engine/testbed/training"
 	"pslab/engine/tomlfile"
 )
@@ -30,17 +33,49 @@ type calibrationFields struct {
 }
 
 // LoadCalibration reads the [calibration] table of a collection file; ok
-// is false if the file has none.
+// is false if the file has none. A value that is not a finite number
+// ≥ 0 (step_cv: > 0) is an error naming the file, its line and its key.
 func LoadCalibration(path string) (cal Calibration, ok bool, err error) {
 	var f configFile
-	if _, err := tomlfile.Decode(path, &f); err != nil {
+	tf, err := tomlfile.Decode(path, &f)
+	if err != nil {
 		return cal, false, err
 	}
 	k := f.Calibration
 	if k.MessageCostMuxUS == 0 && k.MessageCostOrderedUS == 0 {
 		return cal, false, nil
 	}
+	if key, err := k.check(); err != nil {
+		return cal, false, tf.Errorf([]string{"calibration", key}, "[calibration] field %s: %v", key, err)
+	}
 	cal = Calibration{MessageCost: map[string]float64{training.Multiplexed: k.MessageCostMuxUS * 1e-6, training.Ordered: k.MessageCostOrderedUS * 1e-6},
 		RTT: k.RTTUS * 1e-6, StepCV: k.StepCV}
 	return cal, true, nil
+}
+
+// check returns the first key of the table whose value cannot be a
+// calibration, and why: costs and the round trip are finite and ≥ 0, the
+// step-time CV finite and > 0 (the step count a CI needs grows with it;
+// NaN would make any count look sufficient).
+func (k *calibrationFields) check() (key string, err error) {
+	for _, v := range []struct {
+		key      string
+		v        float64
+		positive bool
+	}{
+		{"message_cost_us_multiplexed", k.MessageCostMuxUS, false},
+		{"message_cost_us_ordered", k.MessageCostOrderedUS, false},
+		{"rtt_us", k.RTTUS, false},
+		{"step_cv", k.StepCV, true},
+	} {
+		switch {
+		case math.IsNaN(v.v) || math.IsInf(v.v, 0):
+			return v.key, fmt.Errorf("%v, need a finite value", v.v)
+		case v.positive && !(v.v > 0):
+			return v.key, fmt.Errorf("%v, need a value > 0", v.v)
+		case v.v < 0:
+			return v.key, fmt.Errorf("negative value %v", v.v)
+		}
+	}
+	return "", nil
 }

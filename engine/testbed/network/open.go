@@ -10,12 +10,11 @@ import (
 // root and iproute2 are there and namespaces work; loopback otherwise.
 // Leftover namespaces are always an error, never a reason to fall back.
 func Open(ctx context.Context, mode string, hosts int, stderr io.Writer) (Hosts, error) {
-	switch mode {
-	case "loopback":
+	if err := CheckMode(mode); err != nil {
+		return nil, fmt.Errorf("testbed run: %w", err)
+	}
+	if mode == "loopback" {
 		return &loopback{}, nil
-	case "netns", "auto":
-	default:
-		return nil, fmt.Errorf("testbed run: -network %q, want auto, netns or loopback", mode)
 	}
 	if why := NetnsAvailable(); why != nil {
 		if mode == "netns" {
@@ -39,6 +38,17 @@ func Open(ctx context.Context, mode string, hosts int, stderr io.Writer) (Hosts,
 		return &loopback{}, nil
 	}
 	return n, nil
+}
+
+// CheckMode returns an error naming the flag -network unless mode is one
+// of its values: auto (namespaces if root and iproute2, else loopback),
+// netns or loopback.
+func CheckMode(mode string) error {
+	switch mode {
+	case "auto", "netns", "loopback":
+		return nil
+	}
+	return fmt.Errorf("-network %q, want auto, netns or loopback", mode)
 }
 
 // BurstTime is the time the shaper's burst lets through unshaped after an
