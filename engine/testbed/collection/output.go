@@ -2,7 +2,6 @@ package collection
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -253,9 +252,11 @@ func (o *Outcome) Write(dir string, h Host, mem memory.Allocator) error {
 
 // WriteDir encodes every table and then replaces dir with a directory
 // holding them and the already encoded files (name → content),
-// atomically: the files are written to a temporary directory beside dir
-// that is renamed into place, so dir is either the old complete set, the
-// new complete set, or absent; never partial.
+// atomically (atomicfile.NewDir): the files are written to a temporary
+// directory beside dir that is renamed into place, so dir is either the
+// old complete set, the new complete set, or absent; never partial. A
+// failure removes the temporary directory; one left by a writer that was
+// killed is removed by the next WriteDir of the same dir.
 func WriteDir(dir string, tables map[string]*dataset.Table, files map[string][]byte, mem memory.Allocator) error {
 	enc := map[string][]byte{}
 	for name, b := range files {
@@ -271,38 +272,15 @@ func WriteDir(dir string, tables map[string]*dataset.Table, files map[string][]b
 		}
 		enc[name] = b
 	}
-	parent := filepath.Dir(dir)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp")
+	tmp, err := atomicfile.NewDir(dir)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
+	defer tmp.Abort()
 	for name, b := range enc {
-		if err := atomicfile.Write(filepath.Join(tmp, name), b); err != nil {
+		if err := atomicfile.Write(filepath.Join(tmp.Path, name), b); err != nil {
 			return err
 		}
 	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return err
-	}
-	old := ""
-	if _, err := os.Stat(dir); err == nil {
-		old = tmp + ".old"
-		if err := os.Rename(dir, old); err != nil {
-			return err
-		}
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		if old != "" {
-			os.Rename(old, dir)
-		}
-		return err
-	}
-	if old != "" {
-		return os.RemoveAll(old)
-	}
-	return nil
+	return tmp.Commit()
 }

@@ -3,6 +3,7 @@ package collection
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -118,4 +119,38 @@ func TestWriteDirReplacesAtomically(t *testing.T) {
 	require.Error(t, WriteDir(filepath.Join(root, "bad"), map[string]*dataset.Table{PhasesFile: bad}, nil, mem))
 	_, err = os.Stat(filepath.Join(root, "bad"))
 	require.True(t, os.IsNotExist(err))
+}
+
+// A write that fails after the temporary directory was made (here: a file
+// name too long for the file system) keeps the old set and leaves no
+// temporary directory or lock behind; the temporary directory of a writer
+// that was killed mid-write is removed by the next WriteDir.
+func TestWriteDirFailureLeavesNothingBehind(t *testing.T) {
+	t.Parallel()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	root := t.TempDir()
+	dir := filepath.Join(root, "cfg")
+	require.NoError(t, WriteDir(dir, nil, map[string][]byte{TimelineFile: []byte("old")}, mem))
+	long := strings.Repeat("x", 300)
+	err := WriteDir(dir, nil, map[string][]byte{TimelineFile: []byte("new"), long: []byte("y")}, mem)
+	require.Error(t, err)
+	top, _ := os.ReadDir(root)
+	require.Len(t, top, 1, "no temporary directory or lock file left: %v", top)
+	b, err := os.ReadFile(filepath.Join(dir, TimelineFile))
+	require.NoError(t, err)
+	require.Equal(t, "old", string(b), "the old set is kept")
+
+	// a writer killed mid-write left its temporary directory (and its
+	// lock file, no longer locked)
+	stale := filepath.Join(root, ".cfg.tmp-123")
+	require.NoError(t, os.MkdirAll(stale, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(stale, TraceFile), []byte("partial"), 0o644))
+	require.NoError(t, os.WriteFile(stale+".lock", nil, 0o644))
+	require.NoError(t, WriteDir(dir, nil, map[string][]byte{TimelineFile: []byte("new")}, mem))
+	top, _ = os.ReadDir(root)
+	require.Len(t, top, 1, "the killed writer's leftovers are removed: %v", top)
+	b, err = os.ReadFile(filepath.Join(dir, TimelineFile))
+	require.NoError(t, err)
+	require.Equal(t, "new", string(b))
 }
