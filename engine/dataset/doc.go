@@ -5,7 +5,9 @@
 // units and value rules (finite, non-negative, one of a set of names). A
 // Table holds the columns of one file as Go slices plus its Provenance,
 // which is stored in the Arrow schema metadata: where the data came from,
-// its licence, the command that produced it, units and notes.
+// its licence, the command that produced it, units and notes. A column's
+// unit is also its Arrow field metadata "unit" (and a result column's axis
+// label its "label"), where Arrow readers look for it.
 //
 // Read validates a file against a Schema and reports the file, column and
 // row of the first bad value (a NaN, a negative duration, an unknown

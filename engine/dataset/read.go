@@ -144,17 +144,26 @@ func schemaOf(name string, as *arrow.Schema) (*Schema, error) {
 		if typ == 255 {
 			return nil, fmt.Errorf("column %q has unsupported type %s", f.Name, f.Type)
 		}
-		unit := ""
-		md := as.Metadata()
-		if i := md.FindKey("unit." + f.Name); i >= 0 {
-			unit = md.Values()[i]
+		// The field's own unit first; files written before units were
+		// field metadata carry it in the schema metadata only.
+		unit, label := fieldValue(f, "unit"), fieldValue(f, "label")
+		if md := as.Metadata(); unit == "" && md.FindKey("unit."+f.Name) >= 0 {
+			unit = md.Values()[md.FindKey("unit."+f.Name)]
 		}
-		s.Columns = append(s.Columns, Column{Name: f.Name, Type: typ, Unit: unit})
+		s.Columns = append(s.Columns, Column{Name: f.Name, Type: typ, Unit: unit, Label: label})
 	}
 	if len(s.Columns) == 0 {
 		return nil, errors.New("file has no columns")
 	}
 	return s, nil
+}
+
+// fieldValue returns the value of key in f's metadata, or "".
+func fieldValue(f arrow.Field, key string) string {
+	if i := f.Metadata.FindKey(key); i >= 0 {
+		return f.Metadata.Values()[i]
+	}
+	return ""
 }
 
 // ReadAny reads a pslab Arrow file with whatever columns it has.

@@ -66,9 +66,17 @@ type Column struct {
 	Name string
 	Type Type
 	// Unit is the physical unit of the values, e.g. "ns", "bytes",
-	// "examples/s"; empty for dimensionless values and names.
+	// "examples/s", or "1" for a ratio or fraction; empty for names and
+	// counts, and where no single unit applies (a result axis whose series
+	// carry different units: the label then names each). It is written as
+	// the Arrow field metadata "unit" and as the schema metadata
+	// "unit.<column>".
 	Unit string
-	Rule Rule
+	// Label is the axis label a figure prints for the column, unit
+	// included (e.g. "throughput (examples/s)"); set on result tables only,
+	// written as the Arrow field metadata "label".
+	Label string
+	Rule  Rule
 	// Values lists the allowed strings of an Enum column.
 	Values []string
 	// Doc says what the column holds.
@@ -91,13 +99,42 @@ func (s *Schema) Index(name string) int {
 	return -1
 }
 
+// WithColumn returns a copy of s in which the named column has unit and
+// label (see Column). It panics if s has no such column.
+func (s *Schema) WithColumn(name, unit, label string) *Schema {
+	i := s.Index(name)
+	if i < 0 {
+		panic(fmt.Sprintf("dataset: schema %s has no column %q", s.Name, name))
+	}
+	c := *s
+	c.Columns = append([]Column(nil), s.Columns...)
+	c.Columns[i].Unit, c.Columns[i].Label = unit, label
+	return &c
+}
+
 // arrowSchema returns the Arrow schema with the provenance as metadata.
-// Column units are recorded in the metadata as "unit.<column>".
+// A column's unit is recorded twice: as the field metadata "unit" (where
+// Arrow readers look for a column's properties) and as the schema
+// metadata "unit.<column>" (which Parquet keeps as key-value metadata
+// every Parquet reader sees); its label as the field metadata "label".
 func (s *Schema) arrowSchema(p Provenance) *arrow.Schema {
 	fields := make([]arrow.Field, len(s.Columns))
 	for i, c := range s.Columns {
-		fields[i] = arrow.Field{Name: c.Name, Type: c.Type.arrow()}
+		fields[i] = arrow.Field{Name: c.Name, Type: c.Type.arrow(), Metadata: c.fieldMetadata()}
 	}
 	md := p.metadata(s)
 	return arrow.NewSchema(fields, &md)
+}
+
+// fieldMetadata is the column's Arrow field metadata: "label" and "unit"
+// where set, in that (sorted) order so that files are byte-stable.
+func (c Column) fieldMetadata() arrow.Metadata {
+	var keys, vals []string
+	if c.Label != "" {
+		keys, vals = append(keys, "label"), append(vals, c.Label)
+	}
+	if c.Unit != "" {
+		keys, vals = append(keys, "unit"), append(vals, c.Unit)
+	}
+	return arrow.NewMetadata(keys, vals)
 }

@@ -38,17 +38,20 @@ var MeasurementSchema = &Schema{Name: "measurement", Columns: []Column{
 	{Name: "window", Type: Int64, Rule: NonNegative, Unit: "bytes", Doc: "HTTP/2 flow-control window (0: flow control off)"},
 }}
 
-// ResultSchema holds the rows behind a figure or table.
+// ResultSchema holds the rows behind a figure or table. The units of x, y,
+// y_lo and y_hi are the figure's: the experiment runner sets them (and the
+// axis labels) per experiment with WithColumn, from the experiment's
+// [plot] table.
 var ResultSchema = &Schema{Name: "result", Columns: []Column{
 	{Name: "series", Type: String, Doc: "curve or bar group the row belongs to"},
 	{Name: "category", Type: String, Doc: "category label of bar charts and tables; empty for curves"},
-	{Name: "x", Type: Float64, Doc: "abscissa (unit in the figure's x label)"},
-	{Name: "y", Type: Float64, Doc: "value (unit in the figure's y label)"},
-	{Name: "y_lo", Type: Float64, Doc: "lower end of the error bar (= y without one)"},
-	{Name: "y_hi", Type: Float64, Doc: "upper end of the error bar (= y without one)"},
+	{Name: "x", Type: Float64, Doc: "abscissa (unit: the field's unit, from the figure's x label); 0 on bar-chart rows"},
+	{Name: "y", Type: Float64, Doc: "value (unit: the field's unit, from the figure's y label)"},
+	{Name: "y_lo", Type: Float64, Doc: "lower end of the row's interval, in y's unit: the 95% confidence interval of an estimate (derived rows), one standard deviation below the mean over repetitions (measured rows); = y without one"},
+	{Name: "y_hi", Type: Float64, Doc: "upper end of the row's interval, in y's unit (see y_lo); = y without one"},
 	{Name: "model", Type: String, Doc: "model that produced the row, or measurement"},
 	{Name: "origin", Type: String, Rule: Enum, Values: []string{Measured, Reported, Derived}, Doc: "measured, reported or derived"},
-	{Name: "error", Type: Float64, Doc: "relative error against the measurement at the same x, NaN-free: 0 when none"},
+	{Name: "error", Type: Float64, Unit: "1", Doc: "relative error against the measurement at the same x, as a fraction ((prediction − measurement)/measurement, or its magnitude where the experiment says so), NaN-free: 0 when none"},
 }}
 
 // PhasesSchema is a mascots18 phase profile: per job, the service times of

@@ -178,9 +178,10 @@ func RecordedElapsed(root, path string) float64 {
 
 // runOne loads, runs and checks one experiment. Every input is validated
 // before anything is written: the spec, its kind, the golden file, the
-// result (every check must find its value) and the output directory; only
-// then are the figure and result table written. Errors do not repeat the
-// experiment id (Outcome.Spec carries it).
+// result (every check must find its value) and the output directory; only then are the figure and
+// result table written, the table with the figure's units and axis labels
+// on its columns. Errors do not repeat the experiment id (Outcome.Spec
+// carries it).
 func runOne(ctx context.Context, reg Registry, path string, opt Options) (o Outcome) {
 	start := time.Now()
 	defer func() { o.Elapsed = time.Since(start) }()
@@ -229,6 +230,7 @@ func runOne(ctx context.Context, reg Registry, path string, opt Options) (o Outc
 		return o
 	}
 	o.Result = res
+	res.Table.Schema = spec.Plot.resultSchema(res.Table.Schema) // units and axis labels
 	res.Table.Provenance = dataset.Provenance{Origin: dataset.Derived,
 		Source:  "pslab experiment " + spec.ID + " (" + filepath.ToSlash(relTo(opt.Root, path)) + ")",
 		Command: "pslab run " + filepath.ToSlash(relTo(opt.Root, path)),

@@ -26,7 +26,12 @@ type Spec struct {
 	Kind  string // registry key of the Go function that runs it
 	// Description says what the experiment shows, in one or two sentences.
 	Description string
-	// Status is "reproduced", "partial" or "deviates"; the README table shows it.
+	// Status is "reproduced", "partial" or "deviates"; the README table
+	// shows it. Its definition is checked against the golden file by
+	// CheckStatus: "deviates" when a paper claim is missed (a check
+	// carries a deviation), else "partial" when the paper's inputs or
+	// measurements are missing so that only derived and structural checks
+	// apply, or a claim is inconclusive, else "reproduced".
 	Status string
 	Seed   uint64
 	// Inputs maps input names to dataset paths relative to the repository root.
@@ -56,6 +61,11 @@ type Plot struct {
 	Legend string
 	// Caption is a note printed under the title (e.g. "assumed β0, β1").
 	Caption string
+	// XUnit and YUnit are the axes' units where the label does not name
+	// one in the form LabelUnit reads ("1" for a ratio or fraction); the
+	// result table records them as the unit of x and of y, y_lo, y_hi.
+	XUnit string `toml:"x_unit"`
+	YUnit string `toml:"y_unit"`
 }
 
 // Load decodes the spec file at path, experiments/<paper>/<name>.toml: the

@@ -12,8 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// corruptSource is the file issue 28 damaged to make pslab export panic.
-const corruptSource = "../../datasets/reported/cynthia/table4.arrow"
+// corruptSource is the file issue 28 damaged to make pslab export panic,
+// datasets/reported/cynthia/table4.arrow as it was then (before units were
+// field metadata): the offsets of the cases are into these bytes.
+const corruptSource = "testdata/issue28-table4.arrow"
 
 // flip returns b with the bytes at offs inverted.
 func flip(b []byte, offs ...int) []byte {

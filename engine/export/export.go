@@ -1,10 +1,13 @@
 // Package export writes pslab's Arrow IPC datasets in two other formats a
 // reader may prefer: Parquet, through arrow/go's pqarrow, with the Arrow
 // schema metadata (pslab.schema, units as unit.<column>, provenance keys)
-// kept as Parquet key-value metadata and the Arrow schema stored so that
-// Arrow → Parquet → Arrow gives back the same table; and CSV, one header
-// line whose names carry the unit as name[unit] (the form pslab import
-// measured-csv reads), list columns written as {1,2,3}.
+// kept as Parquet key-value metadata and the Arrow schema (field metadata
+// included: each column's unit and label) stored so that Arrow → Parquet
+// → Arrow gives back the same table, and a REQUIRED root schema element,
+// which every Parquet reader accepts; and CSV, one header line whose names
+// carry the unit as name[unit] (the form pslab import measured-csv
+// reads), every column kept (a result table's interval columns y_lo and
+// y_hi among them), list columns written as {1,2,3}.
 //
 // Outputs are byte-stable: the same Arrow file gives the same bytes.
 package export
@@ -46,10 +49,15 @@ func ReadArrow(b []byte, mem memory.Allocator) (arrow.Table, error) {
 }
 
 // Parquet writes t as a Parquet file (Snappy-compressed column chunks of
-// at most 64 Ki rows) with t's schema metadata as key-value metadata.
+// at most 64 Ki rows) with t's schema metadata as key-value metadata. The
+// root schema element is REQUIRED: arrow-go's default, REPEATED
+// (apache/arrow-go#722), is rejected by readers that follow the format's
+// rule that the root has no repetition (hyparquet fails reading
+// repetition levels).
 func Parquet(w io.Writer, t arrow.Table, mem memory.Allocator) error {
 	props := parquet.NewWriterProperties(parquet.WithAllocator(mem),
-		parquet.WithCompression(compress.Codecs.Snappy), parquet.WithMaxRowGroupLength(64*1024))
+		parquet.WithCompression(compress.Codecs.Snappy), parquet.WithMaxRowGroupLength(64*1024),
+		parquet.WithRootRepetition(parquet.Repetitions.Required))
 	arrProps := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(mem))
 	fw, err := pqarrow.NewFileWriter(t.Schema(), w, props, arrProps)
 	if err != nil {
@@ -114,15 +122,16 @@ func withoutFieldIDs(t arrow.Table, md arrow.Metadata) arrow.Table {
 
 // CSV writes t as CSV (RFC 4180) with a header line of name[unit] (name
 // alone for a column without unit); floats in the shortest form that reads
-// back exactly, lists as {1,2,3}, nulls as empty fields.
+// back exactly, lists as {1,2,3}, nulls as empty fields. A column's unit
+// is its field metadata "unit", else the schema metadata "unit.<column>"
+// (files written before units were field metadata).
 func CSV(w io.Writer, t arrow.Table) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	md := t.Schema().Metadata()
 	var line []byte
 	for i, f := range t.Schema().Fields() {
 		name := f.Name
-		if k := md.FindKey("unit." + f.Name); k >= 0 && md.Values()[k] != "" {
-			name += "[" + md.Values()[k] + "]"
+		if u := Unit(t.Schema(), i); u != "" {
+			name += "[" + u + "]"
 		}
 		if i > 0 {
 			line = append(line, ',')
@@ -151,6 +160,20 @@ func CSV(w io.Writer, t arrow.Table) error {
 		return fmt.Errorf("csv: %w", err)
 	}
 	return bw.Flush()
+}
+
+// Unit returns the unit of field i of s: its field metadata "unit", else
+// the schema metadata "unit.<name>", else "".
+func Unit(s *arrow.Schema, i int) string {
+	f := s.Field(i)
+	if k := f.Metadata.FindKey("unit"); k >= 0 {
+		return f.Metadata.Values()[k]
+	}
+	md := s.Metadata()
+	if k := md.FindKey("unit." + f.Name); k >= 0 {
+		return md.Values()[k]
+	}
+	return ""
 }
 
 // appendValue appends row r of a as one CSV field.
