@@ -177,8 +177,9 @@ func RecordedElapsed(root, path string) float64 {
 }
 
 // runOne loads, runs and checks one experiment. Every input is validated
-// before anything is written: the spec, its kind, the golden file, the
-// result (every check must find its value) and the output directory; only then are the figure and
+// before anything is written: the spec, its kind, the golden file (and the
+// spec's status against it, CheckStatus), the result (every check must
+// find its value) and the output directory; only then are the figure and
 // result table written, the table with the figure's units and axis labels
 // on its columns. Errors do not repeat the experiment id (Outcome.Spec
 // carries it).
@@ -213,6 +214,10 @@ func runOne(ctx context.Context, reg Registry, path string, opt Options) (o Outc
 		return o
 	}
 	o.Golden = g
+	if err := CheckStatus(spec, g); err != nil {
+		o.Err = err
+		return o
+	}
 	if opt.Write {
 		if err := Writable(FigurePath(opt.out(), spec, ".svg")); err != nil {
 			o.Err = err
