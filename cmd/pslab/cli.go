@@ -10,13 +10,32 @@ import (
 	"strings"
 )
 
-// usageError is a command line the command cannot parse: an unknown flag,
-// a bad flag value or an unknown command. The flag package has already
-// printed the problem and the usage to stderr; pslab exits with status 2.
+// usageError is a command line the command cannot use: an unknown
+// command or flag, a flag value it cannot parse or that is out of range
+// (-workers 0, -format xml, -max_workers -5), a required input or flag
+// missing (predict with no input file, export without -o, provision
+// without -loss) or flags that contradict each other. pslab exits with
+// status 2 (main prints the message; for the flag package's own parse
+// errors it has already printed it with the usage). Errors of the data a
+// command reads, and of the work it does, exit 1.
 type usageError struct{ err error }
 
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
+
+// usagef is a usageError with a formatted message (%w wraps as in
+// fmt.Errorf).
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// asUsage makes err, if not nil, a usageError: every error of a step that
+// only checks the command line.
+func asUsage(err error) error {
+	var ue usageError
+	if err == nil || errors.As(err, &ue) {
+		return err
+	}
+	return usageError{err}
+}
 
 // exitCode is the process exit status for the error Run returned: 0 for
 // none, 2 for a usage error, 1 otherwise.
@@ -80,43 +99,37 @@ func runCommand(ctx context.Context, c command, args []string, stdout, stderr io
 	return err
 }
 
+// setUsage makes fs print "usage: pslab <synopsis>", what the command
+// does (its summary in commands) and its flags: what `pslab help <cmd>`
+// and `pslab <cmd> -h` show.
+func setUsage(fs *flag.FlagSet, cmd, synopsis string) {
+	fs.Usage = func() {
+		w := fs.Output()
+		fmt.Fprintf(w, "usage: pslab %s\n\n", synopsis)
+		if c, ok := commands()[cmd]; ok {
+			fmt.Fprintf(w, "%s\n\n", c.summary)
+		}
+		fmt.Fprintln(w, "flags:")
+		fs.PrintDefaults()
+	}
+}
+
 // version prints the module version and the VCS revision pslab was built
-// from (runtime/debug.ReadBuildInfo).
+// from (runtime/debug.ReadBuildInfo); also `pslab --version` and
+// `pslab -version`.
 func version(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("version", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: pslab version\n\nprints the module version and VCS revision of this binary")
+		fmt.Fprintln(fs.Output(), "usage: pslab version (or pslab --version)\n\nprints the module version and VCS revision of this binary")
 	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	fmt.Fprintln(stdout, versionString())
-	return nil
-}
-
-// versionString is "pslab <module version> <revision>[+modified] <go version>";
-// "unknown" stands for what the build did not record (go run, -buildvcs=false).
-func versionString() string {
+	if fs.NArg() > 0 {
+		return usagef("version takes no arguments, got %v", fs.Args())
+	}
 	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "pslab unknown (no build information)"
-	}
-	ver, rev, dirty, when := bi.Main.Version, "unknown", "", ""
-	if ver == "" {
-		ver = "unknown"
-	}
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "+modified"
-			}
-		case "vcs.time":
-			when = " " + s.Value
-		}
-	}
-	return fmt.Sprintf("pslab %s revision %s%s%s %s", ver, rev, dirty, when, bi.GoVersion)
+	fmt.Fprintln(stdout, versionString(bi, ok, buildRevision))
+	return nil
 }

@@ -33,13 +33,14 @@ const (
 func buildDatasets(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("datasets", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	setUsage(fs, "datasets", "datasets [-root dir] [-shared dir]")
 	root := fs.String("root", ".", "repository root")
 	shared := fs.String("shared", "", "shared raw data directory holding datasets/ (default: ../shared relative to -root)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("datasets takes no arguments, got %v", fs.Args())
+		return usagef("datasets takes no arguments, got %v", fs.Args())
 	}
 	if _, err := buildInstances(*root, stderr); err != nil { // datasets/cynthia/instances.toml
 		return err

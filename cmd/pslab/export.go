@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"pslab/engine/dataset"
@@ -37,7 +37,10 @@ func exportData(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if len(files) != 1 || *out == "" {
 		fs.Usage()
-		return errors.New("export: want one Arrow file and -o OUT")
+		return usagef("export: want one Arrow file and -o OUT, got %d files%s", len(files), map[bool]string{true: " and no -o"}[*out == ""])
+	}
+	if !slices.Contains(export.Formats, *format) {
+		return usagef("export: -format %q: want %s", *format, strings.Join(export.Formats, " or "))
 	}
 	if err := export.File(*format, files[0], *out, dataset.Allocator); err != nil {
 		return err

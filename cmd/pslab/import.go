@@ -61,6 +61,7 @@ func importData(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	f := &importFlags{command: "pslab import " + strings.Join(args, " ")}
 	fs := flag.NewFlagSet("import "+format, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	setUsage(fs, "", "import "+format+" [flags] <files...> -o <out.arrow>\n\n"+spec.summary)
 	fs.StringVar(&f.out, "o", "", "output Arrow file, e.g. datasets/mine/trace.arrow (required)")
 	fs.StringVar(&f.source, "source", "", "where the data comes from: run, machine, date (default: the input file names)")
 	fs.StringVar(&f.licence, "licence", "user-provided data; licence not stated", "licence of the data")
@@ -91,19 +92,8 @@ func importData(_ context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		files, rest = append(files, fs.Arg(0)), fs.Args()[1:]
 	}
-	if f.out == "" {
-		return fmt.Errorf("import %s: -o <file.arrow> is required", format)
-	}
-	if !strings.HasSuffix(f.out, ".arrow") {
-		return fmt.Errorf("import %s: -o %s: the output must be an .arrow file", format, f.out)
-	}
-	if len(files) == 0 {
-		return fmt.Errorf("import %s: no input files", format)
-	}
-	switch f.origin {
-	case dataset.Measured, dataset.Reported, dataset.Derived:
-	default:
-		return fmt.Errorf("import: -origin %q (want measured, reported or derived)", f.origin)
+	if err := f.check(format, files); err != nil {
+		return err
 	}
 	return spec.run(f, files, stdout)
 }
@@ -119,6 +109,37 @@ func importUsage(w io.Writer) {
 		fmt.Fprintf(w, "  %-13s %s\n", n, importFormats[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun 'pslab import <format> -h' for the flags.")
+}
+
+// check validates what every format shares: -o, the input files,
+// -origin, and the counts, which cannot be negative (0: from the file).
+// Every problem is a usage error naming the flag.
+func (f *importFlags) check(format string, files []string) error {
+	if f.out == "" {
+		return usagef("import %s: -o <file.arrow> is required", format)
+	}
+	if !strings.HasSuffix(f.out, ".arrow") {
+		return usagef("import %s: -o %s: the output must be an .arrow file", format, f.out)
+	}
+	if len(files) == 0 {
+		return usagef("import %s: no input files", format)
+	}
+	switch f.origin {
+	case dataset.Measured, dataset.Reported, dataset.Derived:
+	default:
+		return usagef("import %s: -origin %q (want measured, reported or derived)", format, f.origin)
+	}
+	for _, v := range []struct {
+		flag, what string
+		x          int64
+	}{{"-batch", "examples per step ≥ 0 (0: from the file)", int64(f.batch)}, {"-window", "bytes ≥ 0 (0: from the file)", f.window},
+		{"-servers", "parameter servers ≥ 0 (0: from the file)", int64(f.servers)},
+		{"-step", "a profiler step index ≥ 0", int64(f.step)}, {"-steps", "steps ≥ 0 (0: 1)", int64(f.steps)}} {
+		if v.x < 0 {
+			return usagef("import %s %s: %s %d: want %s", format, strings.Join(files, " "), v.flag, v.x, v.what)
+		}
+	}
+	return nil
 }
 
 // provenance is the provenance of an import of files.
@@ -137,9 +158,9 @@ func importTimeline(f *importFlags, files []string, stdout io.Writer) error {
 	for _, v := range []struct {
 		flag string
 		x    float64
-	}{{"-bandwidth", f.bandwidth}, {"-alpha", f.alpha}, {"-beta", f.beta}, {"-batch", float64(f.batch)}} {
+	}{{"-bandwidth", f.bandwidth}, {"-alpha", f.alpha}, {"-beta", f.beta}} {
 		if math.IsNaN(v.x) || math.IsInf(v.x, 0) || v.x < 0 {
-			return fmt.Errorf("import tf-timeline: %s %g: want a finite value ≥ 0 (0: from the file)", v.flag, v.x)
+			return usagef("import tf-timeline: %s %g: want a finite value ≥ 0 (0: from the file)", v.flag, v.x)
 		}
 	}
 	tr, rep, err := timeline.ReadFiles(files, trace.Meta{Source: f.source, Platform: f.platform, Model: f.model,
@@ -163,7 +184,12 @@ func importTimeline(f *importFlags, files []string, stdout io.Writer) error {
 
 func importKineto(f *importFlags, files []string, stdout io.Writer) error {
 	if len(files) != 1 {
-		return fmt.Errorf("import kineto: one trace (one rank) at a time, got %d files", len(files))
+		return usagef("import kineto: one trace (one rank) at a time, got %d files", len(files))
+	}
+	switch f.clock {
+	case "", "gpu", "cpu":
+	default:
+		return usagef("import kineto %s: -clock %q: want gpu (kernel time) or cpu (op wall time); leave it out for gpu when the trace has kernels", files[0], f.clock)
 	}
 	in, err := os.Open(files[0])
 	if err != nil {
@@ -171,6 +197,10 @@ func importKineto(f *importFlags, files []string, stdout io.Writer) error {
 	}
 	defer in.Close()
 	p, rep, err := kineto.Read(in, files[0], kineto.Options{Model: f.model, Batch: f.batch, Step: f.step, Clock: f.clock})
+	var se *kineto.StepError
+	if errors.As(err, &se) && se.Steps > 0 {
+		return usagef("import kineto: -step %d: %s has %d profiler steps (give -step 0 to %d)", f.step, files[0], se.Steps, se.Steps-1)
+	}
 	if err != nil {
 		return fmt.Errorf("import kineto: %w", err)
 	}
@@ -212,7 +242,12 @@ func printKineto(w io.Writer, out string, p *zoo.Profile, rep kineto.Report) {
 
 func importMeasured(f *importFlags, files []string, stdout io.Writer) error {
 	if len(files) != 1 {
-		return fmt.Errorf("import measured-csv: one CSV at a time, got %d files", len(files))
+		return usagef("import measured-csv: one CSV at a time, got %d files", len(files))
+	}
+	switch f.sync {
+	case "", "asp", "bsp":
+	default:
+		return usagef("import measured-csv %s: -sync %q: want asp or bsp", files[0], f.sync)
 	}
 	in, err := os.Open(files[0])
 	if err != nil {
@@ -222,6 +257,10 @@ func importMeasured(f *importFlags, files []string, stdout io.Writer) error {
 	opt := importer.MeasuredOptions{Source: f.source, Platform: f.platform, Model: f.model, Batch: f.batch,
 		Sync: f.sync, Transport: f.transport, Order: f.order, Steps: f.steps, Window: f.window}
 	t, err := importer.ReadMeasured(in, files[0], opt, f.provenance(files, "measured-csv import (engine/importer): units converted to examples/s and bytes"))
+	var oe *importer.OptionError
+	if errors.As(err, &oe) {
+		return usagef("import measured-csv: %s: %s: give -%s", oe.File, oe.Problem, strings.ToLower(oe.Option))
+	}
 	if err != nil {
 		return fmt.Errorf("import measured-csv: %w", err)
 	}

@@ -10,12 +10,19 @@
 //	pslab predict [flags] <trace or profile>              every model's throughput vs workers
 //	pslab provision [flags]                              Cynthia's cost-minimal cluster for a goal
 //	pslab testbed run|ps|worker [flags]                  real PS training over gRPC/TCP
-//	pslab version                                        module version and VCS revision
+//	pslab version (or --version, -version)               module version and VCS revision
 //
-// Every command prints its usage to stdout with -h and exits 0; a command
-// line it cannot parse exits 2, any other error 1.
+// Every command prints its usage to stdout with -h (or 'pslab help
+// <command>') and exits 0. A usage error exits 2: an unknown command or
+// flag, a flag value that cannot be parsed or is out of range, a required
+// input or flag missing, flags that contradict each other. Any other
+// error (the data read, the work done) exits 1.
 //
-// Run 'pslab <command> -h' for the flags of a command.
+// list, check, run and provision take -format text|json|csv: JSON with one
+// type per field (numbers as numbers, null where there is no value), CSV
+// with the same values (null as an empty cell).
+//
+// Run 'pslab help <command>' for the flags of a command.
 package main
 
 import (

@@ -108,7 +108,7 @@ func predictThroughput(ctx context.Context, args []string, stdout, stderr io.Wri
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
 	if len(files) == 0 {
 		fs.Usage()
-		return errors.New("predict: no input file (a trace or a per-layer profile)")
+		return usagef("predict: no input file (a trace or a per-layer profile)")
 	}
 	if err := f.shard.parse("predict"); err != nil {
 		return err
@@ -252,18 +252,21 @@ func (f *predictFlags) bandwidths(in *predictInput) ([]float64, error) {
 func (f *predictFlags) run(ctx context.Context, in *predictInput) ([]*predict.Prediction, error) {
 	c, err := f.cluster(in)
 	if err != nil {
-		return nil, err
+		return nil, asUsage(err)
 	}
 	ws, err := predict.ParseWorkers(f.workers)
 	if err != nil {
-		return nil, fmt.Errorf("predict: -workers: %w", err)
+		return nil, usagef("predict: -workers: %w", err)
 	}
 	models, err := predict.ParseModels(f.models)
 	if err != nil {
-		return nil, fmt.Errorf("predict: -models: %w", err)
+		return nil, usagef("predict: -models: %w", err)
 	}
 	bws, err := f.bandwidths(in)
 	if err != nil {
+		return nil, asUsage(err)
+	}
+	if err := f.checkScale(in, c, bws); err != nil {
 		return nil, err
 	}
 	// Bounded work: estimate the simulator's events for the whole sweep

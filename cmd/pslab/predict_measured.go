@@ -24,7 +24,7 @@ func (f *predictFlags) compare(in *predictInput, runs []*predict.Prediction) err
 		return nil
 	}
 	if len(runs) != 1 {
-		return fmt.Errorf("predict: -measured %s: give one -bandwidth (measurements record no bandwidth to match)", f.measured)
+		return usagef("predict: -measured %s: give one -bandwidth (measurements record no bandwidth to match)", f.measured)
 	}
 	p := runs[0]
 	mode, _ := predict.ParseTransport(f.transport)

@@ -23,19 +23,19 @@ func (f *predictFlags) checkOutput() error {
 	case "text", "csv", "json":
 	case "arrow":
 		if f.out == "" || !strings.HasSuffix(f.out, ".arrow") {
-			return fmt.Errorf("predict: -format arrow needs -o <file.arrow>, got -o %q", f.out)
+			return usagef("predict: -format arrow needs -o <file.arrow>, got -o %q", f.out)
 		}
 	default:
-		return fmt.Errorf("predict: -format %q (want text, csv, json or arrow)", f.format)
+		return usagef("predict: -format %q (want text, csv, json or arrow)", f.format)
 	}
 	if f.figure != "" && !strings.HasSuffix(f.figure, ".svg") && !strings.HasSuffix(f.figure, ".png") {
-		return fmt.Errorf("predict: -figure %s: want a .svg or .png file", f.figure)
+		return usagef("predict: -figure %s: want a .svg or .png file", f.figure)
 	}
 	if !finiteKnee(f.knee) {
-		return fmt.Errorf("predict: -knee %v: need a fraction 0 < f ≤ 1", f.knee)
+		return usagef("predict: -knee %v: need a fraction 0 < f ≤ 1", f.knee)
 	}
 	if f.out != "" && f.figure != "" && filepath.Clean(f.out) == filepath.Clean(f.figure) {
-		return fmt.Errorf("predict: -o and -figure are the same file %s", f.out)
+		return usagef("predict: -o and -figure are the same file %s", f.out)
 	}
 	for _, o := range []struct{ flag, path string }{{"-o", f.out}, {"-figure", f.figure}} {
 		if o.path == "" {

@@ -40,6 +40,7 @@ var defaultBeta0 = map[string]float64{"cifar10": 8000, "ResNet-32": 1800, "VGG-1
 func provision(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("provision", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	setUsage(fs, "provision", "provision (-workload NAME | -w_iter GFLOP -g_param MB -c_prof GFLOP/s -b_prof MB/s -sync asp|bsp) -loss L -time MIN [flags]")
 	var f provisionFlags
 	fs.StringVar(&f.root, "root", ".", "repository root (default paths are relative to it)")
 	fs.StringVar(&f.instances, "instances", "datasets/cynthia/instances.arrow", "instance catalogue (Arrow, instance schema: cpu FLOP/s, bandwidth bytes/s, price USD/h)")
@@ -64,17 +65,46 @@ func provision(_ context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("provision takes flags only, got %v", fs.Args())
+		return usagef("provision takes flags only, got %v", fs.Args())
 	}
-	switch f.format {
-	case "text", "csv", "json":
-	default:
-		return fmt.Errorf("-format %q (want text, csv or json)", f.format)
+	if err := checkFormat("provision", f.format); err != nil {
+		return err
+	}
+	if f.maxWorkers < 0 || f.maxWorkers > maxProvisionWorkers {
+		return usagef("provision: -max_workers %d: want 1 to %d workers and PS nodes per type (0: %d)", f.maxWorkers, maxProvisionWorkers, cynthia.DefaultMaxWorkers)
 	}
 	if f.beta0 == 0 {
 		f.beta0 = defaultBeta0[strings.TrimSuffix(f.workload, " DNN")]
 	}
 	return f.run(stdout)
+}
+
+// maxProvisionWorkers bounds -max_workers: Algorithm 1 evaluates up to
+// that many worker counts per instance type, so the work is bounded before
+// the search starts (2^20, 256× the planner's default cap of 4,096).
+const maxProvisionWorkers = 1 << 20
+
+// checkProfile validates the profile flags in the units the user wrote
+// them (GFLOP, MB, GFLOP/s, MB/s), before they are converted.
+func (f *provisionFlags) checkProfile() error {
+	for _, v := range []struct {
+		flag, unit string
+		x          float64
+		positive   bool
+	}{{"-w_iter", "GFLOP of work per iteration", f.wIter, true}, {"-g_param", "MB of parameters", f.gParam, false},
+		{"-c_prof", "GFLOP/s of PS CPU while profiling (0: never limits)", f.cProf, false},
+		{"-b_prof", "MB/s of PS network while profiling (0: never limits)", f.bProf, false}} {
+		bad := math.IsNaN(v.x) || math.IsInf(v.x, 0) || v.x < 0 || (v.positive && v.x == 0)
+		if !bad {
+			continue
+		}
+		bound := "≥ 0"
+		if v.positive {
+			bound = "> 0"
+		}
+		return usagef("provision: %s %v: want a finite number %s, in %s", v.flag, v.x, bound, v.unit)
+	}
+	return nil
 }
 
 // workloads lists the workloads of the -table4 file (none if unreadable).
@@ -117,36 +147,39 @@ func (f *provisionFlags) inputs() (*provisionInputs, error) {
 	case "optimus":
 		in.model = cynthia.ModelOptimus
 	default:
-		return nil, fmt.Errorf("-model %q (want cynthia or optimus)", f.model)
+		return nil, usagef("provision: -model %q (want cynthia or optimus)", f.model)
 	}
 	for _, v := range []struct {
 		name string
 		v    float64
 	}{{"-loss", f.loss}, {"-time", f.timeMin}} {
 		if !(v.v > 0) || math.IsInf(v.v, 0) {
-			return nil, fmt.Errorf("%s is required and must be a positive number, got %v", v.name, v.v)
+			return nil, usagef("provision: %s is required and must be a positive number, got %v", v.name, v.v)
 		}
 	}
 	profile := f.wIter != 0 || f.gParam != 0 || f.cProf != 0 || f.bProf != 0
 	var err error
 	switch {
 	case f.workload != "" && profile:
-		return nil, errors.New("give either -workload or the profile flags -w_iter, -g_param, -c_prof, -b_prof, not both")
+		return nil, usagef("provision: give either -workload or the profile flags -w_iter, -g_param, -c_prof, -b_prof, not both")
 	case f.workload != "":
 		if in.w, err = cynthiakinds.ReadWorkload(f.path(f.table4), f.path(f.table1), f.workload); err != nil {
 			if names := f.workloads(); len(names) > 0 && !slices.Contains(names, f.workload) {
-				return nil, fmt.Errorf("-workload %q: not in %s (valid: %s)", f.workload, f.table4, strings.Join(names, ", "))
+				return nil, usagef("provision: -workload %q: not in %s (valid: %s)", f.workload, f.table4, strings.Join(names, ", "))
 			}
 			return nil, fmt.Errorf("-workload: %w", err)
 		}
 	case profile:
 		if f.sync == "" {
-			return nil, errors.New("-sync (asp or bsp) is required with the profile flags")
+			return nil, usagef("provision: -sync (asp or bsp) is required with the profile flags")
+		}
+		if err := f.checkProfile(); err != nil {
+			return nil, err
 		}
 		in.w = cynthia.Workload{Name: "profile", WIter: f.wIter * cynthia.FLOPPerGFLOP, GParam: f.gParam * cynthia.BytesPerMB,
 			CProf: f.cProf * cynthia.FLOPPerGFLOP, BProf: f.bProf * cynthia.BytesPerMB}
 	default:
-		return nil, errors.New("no workload: give -workload, or -w_iter, -g_param, -c_prof, -b_prof and -sync")
+		return nil, usagef("provision: no workload: give -workload, or -w_iter, -g_param, -c_prof, -b_prof and -sync")
 	}
 	switch strings.ToLower(f.sync) {
 	case "":
@@ -155,24 +188,24 @@ func (f *provisionFlags) inputs() (*provisionInputs, error) {
 	case "bsp":
 		in.w.Sync = cynthia.BSP
 	default:
-		return nil, fmt.Errorf("-sync %q (want asp or bsp)", f.sync)
+		return nil, usagef("provision: -sync %q (want asp or bsp)", f.sync)
 	}
 	if err := in.w.Validate(); err != nil {
 		return nil, fmt.Errorf("workload: %w", err)
 	}
 	if !(f.beta0 > 0) || math.IsInf(f.beta0, 0) {
-		return nil, fmt.Errorf("-beta0 is required for workload %s and must be a positive number, got %v "+
+		return nil, usagef("provision: -beta0 is required for workload %s and must be a positive number, got %v "+
 			"(documented defaults: cifar10 8000, ResNet-32 1800, VGG-19 800)", in.w.Name, f.beta0)
 	}
 	in.loss, in.goal = cynthia.Loss{Beta0: f.beta0, Beta1: f.beta1}, cynthia.Goal{Time: f.timeMin * 60, Loss: f.loss}
 	if err := in.loss.Validate(); err != nil {
-		return nil, fmt.Errorf("-beta1: %w", err)
+		return nil, usagef("provision: -beta1: %w", err)
 	}
 	if in.catalogue, err = cynthiakinds.ReadCatalogue(f.path(f.instances)); err != nil {
 		return nil, fmt.Errorf("-instances: %w", err)
 	}
 	if f.cBase < 0 || math.IsNaN(f.cBase) || math.IsInf(f.cBase, 0) {
-		return nil, fmt.Errorf("-c_base must be a positive number of GFLOP/s, got %v", f.cBase)
+		return nil, usagef("provision: -c_base must be a positive number of GFLOP/s, got %v", f.cBase)
 	}
 	in.cBase = f.cBase * cynthia.FLOPPerGFLOP
 	if f.cBase == 0 {
@@ -182,7 +215,7 @@ func (f *provisionFlags) inputs() (*provisionInputs, error) {
 			}
 		}
 		if in.cBase == 0 {
-			return nil, fmt.Errorf("-base %q is not in the catalogue %s (or give -c_base)", f.base, f.instances)
+			return nil, usagef("provision: -base %q is not in the catalogue %s (or give -c_base)", f.base, f.instances)
 		}
 	}
 	return &in, nil
@@ -236,23 +269,26 @@ func (f *provisionFlags) run(stdout io.Writer) error {
 	return nil
 }
 
-// lowerText is N_LOWER as printed: a lower bound above the cap maxW is
-// clamped to maxW+1 by the planner, so it reads ">maxW" (the reason
-// column gives the unclamped value).
-func lowerText(lower, maxW int) string {
-	if lower > maxW {
-		return fmt.Sprintf(">%d", maxW)
-	}
-	return fmt.Sprint(lower)
-}
-
-// printSearch prints Algorithm 1's bounds and outcome per instance type.
+// printSearch prints Algorithm 1's bounds and outcome per instance type:
+// a lower bound above the cap maxW (clamped to maxW+1 by the planner)
+// reads ">maxW" (the outcome gives its value), a bound the search did not
+// reach "-", as null in -format json (searchRow).
 func printSearch(w io.Writer, s cynthia.Search, maxW int) {
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "TYPE\tR\tN_LOWER\tN_UPPER\tN_PS\tEVALUATED\tOUTCOME")
+	text := func(x *int) string {
+		if x == nil {
+			return "-"
+		}
+		return fmt.Sprint(*x)
+	}
 	for _, t := range s.Types {
-		b := t.Bounds
-		fmt.Fprintf(tw, "%s\t%.3g\t%s\t%d\t%d\t%d\t%s\n", t.Instance, b.R, lowerText(b.Lower, maxW), b.Upper, b.PS, t.Evaluations, t.Reason)
+		r := searchRow(t, maxW)
+		lower := text(r.NLower)
+		if r.LowerAboveCap {
+			lower = fmt.Sprintf(">%d", maxW)
+		}
+		fmt.Fprintf(tw, "%s\t%.3g\t%s\t%s\t%s\t%d\t%s\n", r.Type, r.R, lower, text(r.NUpper), text(r.NPS), r.Evaluated, r.Outcome)
 	}
 	tw.Flush()
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -37,17 +35,46 @@ type provisionPlan struct {
 	Bottleneck      string  `json:"bottleneck"`
 }
 
-// provisionTypes is one row of Algorithm 1's search; NLower is a string
-// because a bound above the cap reads ">cap".
+// provisionTypes is one row of Algorithm 1's search. The bounds are
+// numbers, or null where the search stopped before computing them: NLower
+// is null when n_wk^lower exceeds -max_workers (LowerAboveCap; the outcome
+// gives its value), NUpper and NPS when the search stopped before Eq.
+// (18)–(19) (the outcome says why). UpperCapped: n_wk^upper was reduced to
+// -max_workers.
 type provisionTypes struct {
-	Type      string  `json:"type"`
-	R         float64 `json:"r"`
-	NLower    string  `json:"n_lower"`
-	NUpper    int     `json:"n_upper"`
-	NPS       int     `json:"n_ps"`
-	Evaluated int     `json:"evaluated"`
-	Outcome   string  `json:"outcome"`
+	Type          string  `json:"type"`
+	R             float64 `json:"r"`
+	NLower        *int    `json:"n_lower"`
+	LowerAboveCap bool    `json:"lower_above_cap"`
+	NUpper        *int    `json:"n_upper"`
+	UpperCapped   bool    `json:"upper_capped"`
+	NPS           *int    `json:"n_ps"`
+	Evaluated     int     `json:"evaluated"`
+	Outcome       string  `json:"outcome"`
 }
+
+// searchRow is the row of one instance type's bounds b under the cap maxW.
+func searchRow(t cynthia.TypeSearch, maxW int) provisionTypes {
+	b := t.Bounds
+	r := provisionTypes{Type: t.Instance, R: b.R, Evaluated: t.Evaluations, Outcome: t.Reason,
+		LowerAboveCap: b.Lower > maxW, UpperCapped: b.Capped}
+	if b.Lower >= 1 && b.Lower <= maxW {
+		r.NLower = ptr(b.Lower)
+	}
+	if b.PS > 0 { // Eq. (18) and (19) were computed
+		r.NUpper, r.NPS = ptr(b.Upper), ptr(b.PS)
+	}
+	return r
+}
+
+// ptr returns a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }
+
+// provisionHeader is the header of `pslab provision -format csv`: one row
+// per instance type, the plan's columns filled on the chosen one; a null
+// bound is an empty cell.
+var provisionHeader = []string{"type", "r", "n_lower", "lower_above_cap", "n_upper", "upper_capped", "n_ps", "evaluated", "outcome",
+	"chosen", "workers", "ps", "iterations", "training_time_min", "cost_usd"}
 
 // writeStructured writes the plan (nil when infeasible) and the search as
 // CSV (one row per instance type, plan columns filled on the chosen type)
@@ -60,28 +87,22 @@ func (f *provisionFlags) writeStructured(w io.Writer, wl cynthia.Workload, plan 
 			PS: plan.PS, Iterations: plan.Iterations, TotalIterations: plan.TotalIterations, IterTimeS: plan.IterTime,
 			TimeMin: plan.Time / 60, CostUSD: plan.Cost, Bottleneck: fmt.Sprint(plan.Breakdown.Bottleneck)}
 	}
+	out.Search = []provisionTypes{}
 	for _, t := range s.Types {
-		b := t.Bounds
-		out.Search = append(out.Search, provisionTypes{Type: t.Instance, R: b.R, NLower: lowerText(b.Lower, maxW),
-			NUpper: b.Upper, NPS: b.PS, Evaluated: t.Evaluations, Outcome: t.Reason})
+		out.Search = append(out.Search, searchRow(t, maxW))
 	}
 	if f.format == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return writeJSON(w, out)
 	}
-	cw := csv.NewWriter(w)
-	cw.Write([]string{"type", "r", "n_lower", "n_upper", "n_ps", "evaluated", "outcome",
-		"chosen", "workers", "ps", "iterations", "training_time_min", "cost_usd"})
 	g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	var rows [][]string
 	for _, r := range out.Search {
-		row := []string{r.Type, g(r.R), r.NLower, strconv.Itoa(r.NUpper), strconv.Itoa(r.NPS), strconv.Itoa(r.Evaluated), r.Outcome,
-			"false", "", "", "", "", ""}
+		row := []string{r.Type, g(r.R), intCell(r.NLower), strconv.FormatBool(r.LowerAboveCap), intCell(r.NUpper),
+			strconv.FormatBool(r.UpperCapped), intCell(r.NPS), strconv.Itoa(r.Evaluated), r.Outcome, "false", "", "", "", "", ""}
 		if p := out.Plan; p != nil && p.Instance == r.Type {
-			row = append(row[:7], "true", strconv.Itoa(p.Workers), strconv.Itoa(p.PS), strconv.Itoa(p.Iterations), g(p.TimeMin), g(p.CostUSD))
+			row = append(row[:9], "true", strconv.Itoa(p.Workers), strconv.Itoa(p.PS), strconv.Itoa(p.Iterations), g(p.TimeMin), g(p.CostUSD))
 		}
-		cw.Write(row)
+		rows = append(rows, row)
 	}
-	cw.Flush()
-	return cw.Error()
+	return writeCSV(w, provisionHeader, rows)
 }

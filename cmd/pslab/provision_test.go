@@ -104,7 +104,7 @@ func TestProvisionBadFlags(t *testing.T) {
 		{[]string{"-workload", "mnist", "-beta0", "1", "-loss", "1", "-time", "1", "-format", "xml"}, `-format "xml"`},
 		{[]string{"-workload", "cifar10", "-w_iter", "1", "-beta0", "1", "-loss", "1", "-time", "1"}, "not both"},
 		{[]string{"-w_iter", "1", "-beta0", "1", "-loss", "1", "-time", "1"}, "-sync (asp or bsp) is required"},
-		{[]string{"-w_iter", "-1", "-sync", "asp", "-beta0", "1", "-loss", "1", "-time", "1"}, "WIter must be finite and > 0"},
+		{[]string{"-w_iter", "-1", "-sync", "asp", "-beta0", "1", "-loss", "1", "-time", "1"}, "-w_iter -1: want a finite number > 0, in GFLOP"},
 		{[]string{"-workload", "mnist", "-sync", "ssp", "-beta0", "1", "-loss", "1", "-time", "1"}, `-sync "ssp"`},
 		{[]string{"-workload", "mnist", "-beta0", "1", "-beta1", "-2", "-loss", "1", "-time", "1"}, "Beta1"},
 		{[]string{"-workload", "mnist", "-beta0", "1", "-loss", "1", "-time", "1", "-base", "p3.2xlarge"}, `-base "p3.2xlarge" is not in the catalogue`},

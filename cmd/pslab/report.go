@@ -16,6 +16,7 @@ import (
 func buildReport(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	setUsage(fs, "report", "report [-root dir] [-o dir] [-no-data]")
 	root := fs.String("root", ".", "repository root (experiments/, golden/, figures/, datasets/)")
 	out := fs.String("o", "report", "output directory, replaced as a whole")
 	noData := fs.Bool("no-data", false, "leave out the dataset downloads (Arrow copies, Parquet and CSV exports)")
@@ -23,7 +24,7 @@ func buildReport(_ context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("report: unexpected arguments %v", fs.Args())
+		return usagef("report: unexpected arguments %v", fs.Args())
 	}
 	start := time.Now()
 	site, err := report.Build(report.Options{Root: *root, Out: *out, NoData: *noData})

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"text/tabwriter"
 	"time"
 	"unicode/utf8"
 
@@ -62,7 +61,20 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-10s %s\n", n, cmds[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun 'pslab <command> -h' for the flags of a command.")
+	fmt.Fprintln(w, "\nRun 'pslab help <command>' or 'pslab <command> -h' for the flags of a command;\n"+
+		"'pslab --version' prints the version.")
+}
+
+// help is `pslab help <command> [args]`: the command's usage and flags on
+// stdout, as `pslab <command> [args] -h` prints them (args select a
+// subcommand: pslab help import kineto).
+func help(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c, ok := commands()[args[0]]
+	if !ok {
+		usage(stderr)
+		return usagef("help: unknown command %q", args[0])
+	}
+	return runCommand(ctx, c, append(append([]string(nil), args[1:]...), "-h"), stdout, stderr)
 }
 
 // Run executes one pslab command. Progress goes to stderr, results to stdout.
@@ -73,9 +85,15 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usageError{errors.New("no command")}
 	}
 	name, args := args[0], args[1:]
-	if name == "help" || name == "-h" || name == "--help" {
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if name == "help" && len(args) > 0 {
+			return help(ctx, args, stdout, stderr)
+		}
 		usage(stdout)
 		return nil
+	case "-version", "--version":
+		name = "version"
 	}
 	c, ok := commands()[name]
 	if !ok {
@@ -95,6 +113,7 @@ func runExperiments(ctx context.Context, args []string, write bool, stdout, stde
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	setUsage(fs, name, name+" [flags] [experiment files or dirs]")
 	root := fs.String("root", ".", "repository root (experiments/, datasets/, figures/, golden/)")
 	parallel := fs.Int("j", 0, "experiments run at once (0: GOMAXPROCS)")
 	verbose := fs.Bool("v", false, "print every check, not only failures and deviations")
@@ -103,10 +122,17 @@ func runExperiments(ctx context.Context, args []string, write bool, stdout, stde
 		sh.register(fs, args)
 	}
 	recordTime := fs.Bool("record-time", false, "run: record each experiment's run time in figures/<paper>/<name>.run.json (use with -j 1)")
+	format := registerFormat(fs, "one row per check")
 	var prof cpuProfile
 	prof.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if err := checkFormat(name, *format); err != nil {
+		return err
+	}
+	if *parallel < 0 {
+		return usagef("%s: -j %d: want the number of experiments run at once, ≥ 1 (0: GOMAXPROCS)", name, *parallel)
 	}
 	if err := prof.start(); err != nil {
 		return err
@@ -118,6 +144,9 @@ func runExperiments(ctx context.Context, args []string, write bool, stdout, stde
 	paths, err := experiment.Find(*root, fs.Args())
 	if err != nil {
 		return err
+	}
+	if err := experiment.CheckUnique(paths); err != nil {
+		return usageError{err}
 	}
 	start, done := time.Now(), 0
 	opt := experiment.Options{Root: *root, Write: write, Parallel: *parallel, RecordTime: *recordTime,
@@ -133,6 +162,16 @@ func runExperiments(ctx context.Context, args []string, write bool, stdout, stde
 	outs := experiment.Run(ctx, kinds.Registry(), paths, opt)
 	if err := sh.finishRun(*root, all, outs, stderr); err != nil {
 		return err
+	}
+	if *format != "text" {
+		doc := resultsDoc(*root, paths, outs)
+		if err := writeResults(stdout, *format, doc); err != nil {
+			return err
+		}
+		if doc.Summary.Failed > 0 {
+			return fmt.Errorf("%d of %d experiments failed", doc.Summary.Failed, len(outs))
+		}
+		return nil
 	}
 	failed, checks, deviations, inconclusive, written := summarize(stdout, outs, *verbose)
 	fmt.Fprintf(stdout, "%d experiments, %d checks, %d recorded deviations, %d inconclusive, %d failed\n", len(outs), checks, deviations, inconclusive, failed)
@@ -249,38 +288,4 @@ func wrap(w io.Writer, prefix, text string) {
 		width += n
 	}
 	fmt.Fprintln(w, strings.TrimRight(line, " "))
-}
-
-func list(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("list", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	root := fs.String("root", ".", "repository root")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	paths, err := experiment.Find(*root, fs.Args())
-	if err != nil {
-		return err
-	}
-	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "EXPERIMENT\tKIND\tSTATUS\tFILE")
-	var errs []error
-	for _, p := range paths {
-		s, err := experiment.Load(p)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		rel, _ := filepath.Rel(*root, p)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.ID, s.Kind, s.Status, rel)
-	}
-	tw.Flush()
-	reg := kinds.Registry()
-	names := reg.Names()
-	sort.Strings(names)
-	fmt.Fprintln(stdout, "\nKINDS")
-	for _, n := range names {
-		fmt.Fprintf(stdout, "  %-28s %s (models: %s)\n", n, reg[n].Doc, strings.Join(reg[n].Models, ", "))
-	}
-	return errors.Join(errs...)
 }

@@ -7,7 +7,12 @@
 // an explicit map built in one place (no init registration). The function
 // gets an Env (spec, seeded random source, dataset loading, strictly decoded
 // kind-specific [params]) and returns a Result: the rows behind the figure
-// and named metrics that golden checks test.
+// and named metrics that golden checks test. An [inputs] name the kind did
+// not read (through Env.Input or Env.InputPath) is an error at its line,
+// nothing written: a misspelt input is not silently ignored.
+//
+// CheckUnique refuses a run naming one file twice or two files with one id
+// (they would write the same figures).
 //
 // Runner runs experiments in parallel (at most GOMAXPROCS at once), writes
 // figures/<paper>/<name>.{svg,png,arrow} atomically, and evaluates

@@ -60,6 +60,8 @@ type Env struct {
 	// Root is the repository root; input paths are relative to it.
 	Root string
 	Mem  memory.Allocator
+	// reads records the inputs the kind reads (inputs.go).
+	reads *inputReads
 }
 
 // Params decodes the spec's [params] table into v strictly: unknown keys
@@ -86,6 +88,7 @@ func (e *Env) InputPath(name string) (string, error) {
 	if !ok {
 		return "", e.Spec.Errorf([]string{"inputs"}, "missing required input %q", name)
 	}
+	e.reads.mark(name)
 	return filepath.Join(e.Root, p), nil
 }
 

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"strings"
@@ -9,16 +10,22 @@ import (
 )
 
 // Default work limits of a spec. A parameter (under [params], at any depth)
-// named "workers" or "*_workers" above Limits.Workers, or "steps" or
-// "*_steps" above Limits.Steps, and a workers sweep above Limits.Workers,
-// are refused before the experiment runs, with the file:line of the key:
-// work grows with workers × steps, and an int32 guard deep in the
+// named "workers" or "*_workers" above Limits.Workers, "steps" or
+// "*_steps" above Limits.Steps, "batch" or "*_batch" above Limits.Batch,
+// and a workers sweep above Limits.Workers, are refused before the
+// experiment runs, with the file:line of the key: work grows with workers ×
+// steps, compute time with the batch (a batch of 2^63−1 examples was
+// accepted and its times overflowed), and an int32 guard deep in the
 // simulator used to be the only limit. Raise them in the spec:
 //
 //	[limits]
 //	workers = 100000
 //	steps = 10000000
+//	batch = 4194304
 //	events = 5e9
+//
+// DefaultMaxBatch is 2^20 = 1,048,576 examples per step, 512× the largest
+// batch of any committed experiment (2,048).
 //
 // DefaultMaxEvents bounds the simulator events of one experiment, estimated
 // by its kind before it simulates (Env.CheckEvents): 2·10^9 events, about two
@@ -27,6 +34,7 @@ import (
 const (
 	DefaultMaxWorkers = 1 << 16
 	DefaultMaxSteps   = 1_000_000
+	DefaultMaxBatch   = 1 << 20
 	DefaultMaxEvents  = 2e9
 )
 
@@ -34,6 +42,7 @@ const (
 type Limits struct {
 	Workers int64   // largest worker count; 0: DefaultMaxWorkers
 	Steps   int64   // largest step count; 0: DefaultMaxSteps
+	Batch   int64   // largest batch, examples per step; 0: DefaultMaxBatch
 	Events  float64 // largest estimated simulator event count; 0: DefaultMaxEvents
 	// ModelWork is the largest estimated work of an analytical kind (see
 	// DefaultMaxModelWork); 0: DefaultMaxModelWork.
@@ -76,12 +85,15 @@ func (e *Env) EventLimit() float64 {
 // checkLimits walks the raw spec b and refuses worker and step counts
 // above the limits, naming the key and its line.
 func (s *Spec) checkLimits(b []byte) error {
-	maxW, maxS := s.Limits.Workers, s.Limits.Steps
+	maxW, maxS, maxB := s.Limits.Workers, s.Limits.Steps, s.Limits.Batch
 	if maxW <= 0 {
 		maxW = DefaultMaxWorkers
 	}
 	if maxS <= 0 {
 		maxS = DefaultMaxSteps
+	}
+	if maxB <= 0 {
+		maxB = DefaultMaxBatch
 	}
 	var raw map[string]any
 	if _, err := toml.Decode(string(b), &raw); err != nil {
@@ -92,7 +104,7 @@ func (s *Spec) checkLimits(b []byte) error {
 	// as unset, a +Inf one as no limit). The seed is a uint64: a negative
 	// one must not wrap around.
 	if lim, ok := raw["limits"].(map[string]any); ok {
-		for _, k := range []string{"workers", "steps", "events", "model_work"} {
+		for _, k := range []string{"workers", "steps", "batch", "events", "model_work"} {
 			if v, ok := lim[k]; ok {
 				for _, x := range numbers(v) {
 					if !(x > 0) || math.IsInf(x, 0) {
@@ -116,13 +128,19 @@ func (s *Spec) checkLimits(b []byte) error {
 			limit, what = maxW, "workers"
 		case name == "steps" || strings.HasSuffix(name, "_steps"):
 			limit, what = maxS, "steps"
+		case name == "batch" || strings.HasSuffix(name, "_batch"):
+			limit, what = maxB, "batch"
 		default:
 			return nil
 		}
 		for _, x := range numbers(v) {
 			if x > float64(limit) || math.IsNaN(x) {
-				return s.file.Errorf(key, "%s = %g exceeds the limit of %d %s (at least %g worker-steps of work); "+
-					"raise it with [limits] %s = %.0f if you mean it", strings.Join(key, "."), x, limit, what, x, what, x)
+				work := fmt.Sprintf("at least %g worker-steps of work", x)
+				if what == "batch" {
+					work = "examples per step: compute time grows with it"
+				}
+				return s.file.Errorf(key, "%s = %g exceeds the limit of %d %s (%s); "+
+					"raise it with [limits] %s = %.0f if you mean it", strings.Join(key, "."), x, limit, what, work, what, x)
 			}
 		}
 		return nil

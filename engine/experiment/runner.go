@@ -225,8 +225,13 @@ func runOne(ctx context.Context, reg Registry, path string, opt Options) (o Outc
 		}
 	}
 	env := &Env{Spec: spec, Root: opt.Root, Mem: dataset.Allocator}
+	env.trackInputs()
 	res, err := kind.Run(ctx, env)
 	if err != nil {
+		o.Err = err
+		return o
+	}
+	if err := env.checkInputsRead(); err != nil {
 		o.Err = err
 		return o
 	}

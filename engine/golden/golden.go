@@ -89,15 +89,20 @@ func Parse(path string, b []byte) (*File, error) {
 	var g File
 	f, err := tomlfile.DecodeBytes(path, b, &g)
 	if err != nil {
+		if located := locateDecodeError(path, b); located != nil {
+			return nil, located
+		}
 		return nil, err
 	}
 	g.Path = path
 	if len(g.Checks) == 0 {
 		return nil, fmt.Errorf("%s: no [[check]] entries", path)
 	}
+	lines := newCheckLines(b)
 	for i := range g.Checks {
 		c := &g.Checks[i]
-		where := []string{"check"}
+		// Errors name check i's own [[check]] header line.
+		at := checkAt{f: f, line: lines.header(i)}
 		if c.Op == "" {
 			c.Op = "approx"
 		}
@@ -106,32 +111,43 @@ func Parse(path string, b []byte) (*File, error) {
 		}
 		switch {
 		case (c.Metric == "") == (c.Series == ""):
-			return nil, f.Errorf(where, "check %d: set exactly one of metric or series", i)
+			return nil, at.Errorf("check %d: set exactly one of metric or series", i)
 		case !oneOf(c.Op, "approx", "le", "ge", "lt", "gt"):
-			return nil, f.Errorf(where, "check %d: op %q (want approx, le, ge, lt or gt)", i, c.Op)
+			return nil, at.Errorf("check %d: op %q (want approx, le, ge, lt or gt)", i, c.Op)
 		case !oneOf(c.TolKind, "abs", "rel"):
-			return nil, f.Errorf(where, "check %d: tol_kind %q (want abs or rel)", i, c.TolKind)
+			return nil, at.Errorf("check %d: tol_kind %q (want abs or rel)", i, c.TolKind)
 		case c.Tol < 0 || math.IsNaN(c.Tol) || math.IsNaN(c.Expected) || math.IsInf(c.Expected, 0):
-			return nil, f.Errorf(where, "check %d: tolerance %v and expected %v must be finite, tolerance ≥ 0", i, c.Tol, c.Expected)
+			return nil, at.Errorf("check %d: tolerance %v and expected %v must be finite, tolerance ≥ 0", i, c.Tol, c.Expected)
 		case !(strings.HasPrefix(c.Source, "paper") || strings.HasPrefix(c.Source, "derived") || c.Source == "regression"):
-			return nil, f.Errorf(where, "check %d: source %q must start with \"paper\" or \"derived\", or be \"regression\"", i, c.Source)
+			return nil, at.Errorf("check %d: source %q must start with \"paper\" or \"derived\", or be \"regression\"", i, c.Source)
 		case c.Source == "regression" && c.Op != "approx":
-			return nil, f.Errorf(where, "check %d: a regression check must use op approx", i)
+			return nil, at.Errorf("check %d: a regression check must use op approx", i)
 		case c.Source == "regression" && c.Deviation != "":
-			return nil, f.Errorf(where, "check %d: a regression check cannot be a deviation", i)
+			return nil, at.Errorf("check %d: a regression check cannot be a deviation", i)
 		case c.Deviation == "" && c.Inconclusive == "" && (c.Pinned != nil || c.PinnedTol != 0):
-			return nil, f.Errorf(where, "check %d: pinned and pinned_tol belong to a deviation or an inconclusive check", i)
+			return nil, at.Errorf("check %d: pinned and pinned_tol belong to a deviation or an inconclusive check", i)
 		case c.Interval && (c.Metric == "" || c.Source == "regression"):
-			return nil, f.Errorf(where, "check %d: interval needs a metric and a paper or derived source", i)
+			return nil, at.Errorf("check %d: interval needs a metric and a paper or derived source", i)
 		case c.Inconclusive != "" && (!c.Interval || c.Deviation != ""):
-			return nil, f.Errorf(where, "check %d: inconclusive belongs to an interval check without a deviation", i)
+			return nil, at.Errorf("check %d: inconclusive belongs to an interval check without a deviation", i)
 		case c.Pinned != nil && (math.IsNaN(*c.Pinned) || math.IsInf(*c.Pinned, 0)):
-			return nil, f.Errorf(where, "check %d: pinned %v must be finite", i, *c.Pinned)
+			return nil, at.Errorf("check %d: pinned %v must be finite", i, *c.Pinned)
 		case math.IsNaN(c.PinnedTol) || c.PinnedTol < 0 || c.PinnedTol >= 1:
-			return nil, f.Errorf(where, "check %d: pinned_tol %v must be in [0, 1) (relative)", i, c.PinnedTol)
+			return nil, at.Errorf("check %d: pinned_tol %v must be in [0, 1) (relative)", i, c.PinnedTol)
 		}
 	}
 	return &g, nil
+}
+
+// checkAt locates errors at the line of one [[check]].
+type checkAt struct {
+	f    *tomlfile.File
+	line int
+}
+
+// Errorf returns an error at "path:line: ".
+func (a checkAt) Errorf(format string, args ...any) error {
+	return fmt.Errorf("%s:%d: %s", a.f.Path, a.line, fmt.Sprintf(format, args...))
 }
 
 // PinnedAllowed returns the allowed distance from Pinned.

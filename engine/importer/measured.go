@@ -194,19 +194,39 @@ func newMeasuredBuilder(cols, units []string, opt MeasuredOptions, name string) 
 	if b.opt.Steps == 0 {
 		b.opt.Steps = 1
 	}
+	for _, v := range []struct {
+		option string
+		x      int64
+	}{{"Steps", int64(opt.Steps)}, {"Window", opt.Window}, {"Batch", int64(opt.Batch)}} {
+		if v.x < 0 {
+			return nil, &OptionError{File: name, Option: v.option, Problem: fmt.Sprintf("%d is negative", v.x)}
+		}
+	}
 	if _, ok := b.at["model"]; !ok && opt.Model == "" {
-		return nil, fmt.Errorf("%s: no model column and no default model", name)
+		return nil, &OptionError{File: name, Option: "Model", Problem: "no model column and no default model"}
 	}
 	if _, ok := b.at["batch"]; !ok && opt.Batch <= 0 {
-		return nil, fmt.Errorf("%s: no batch column and no default batch (> 0 examples)", name)
+		return nil, &OptionError{File: name, Option: "Batch", Problem: "no batch column and no default batch (> 0 examples)"}
 	}
 	if _, ok := b.at["sync"]; !ok && opt.Sync != "asp" && opt.Sync != "bsp" {
-		return nil, fmt.Errorf("%s: no sync column and default sync %q (want asp or bsp)", name, opt.Sync)
-	}
-	if opt.Steps < 0 || opt.Window < 0 || opt.Batch < 0 {
-		return nil, fmt.Errorf("%s: negative default steps, window or batch", name)
+		return nil, &OptionError{File: name, Option: "Sync", Problem: fmt.Sprintf("no sync column and default sync %q (want asp or bsp)", opt.Sync)}
 	}
 	return b, nil
+}
+
+// OptionError is ReadMeasured's error for a MeasuredOptions default that
+// is missing (the file has no column for it) or invalid, so that a caller
+// can name its own option (pslab import measured-csv: -model, -batch,
+// -sync, -steps, -window).
+type OptionError struct {
+	File    string // the CSV
+	Option  string // the MeasuredOptions field: Model, Batch, Sync, Steps or Window
+	Problem string // what is wrong, e.g. "no model column and no default model"
+}
+
+// Error names the file, the option and the problem.
+func (e *OptionError) Error() string {
+	return fmt.Sprintf("%s: MeasuredOptions.%s: %s", e.File, e.Option, e.Problem)
 }
 
 // row builds the values of one record in MeasurementSchema column order.

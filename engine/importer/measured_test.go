@@ -90,3 +90,31 @@ func TestUnitRowDetection(t *testing.T) {
 	require.False(t, isUnitRow([]string{"1", "[s]"}))
 	require.False(t, isUnitRow([]string{"[", "[s]"}))
 }
+
+// TestOptionErrorNamesTheOption: a missing or invalid default is an
+// *OptionError naming its MeasuredOptions field, so that the CLI can name
+// its flag; a negative default is reported as such, not as a missing
+// column.
+func TestOptionErrorNamesTheOption(t *testing.T) {
+	t.Parallel()
+	const in = "workers,throughput[examples/s]\n1,2\n"
+	cases := []struct {
+		opt    MeasuredOptions
+		option string
+	}{
+		{MeasuredOptions{Batch: 8, Sync: "asp"}, "Model"},
+		{MeasuredOptions{Model: "m", Sync: "asp"}, "Batch"},
+		{MeasuredOptions{Model: "m", Batch: -32, Sync: "asp"}, "Batch"},
+		{MeasuredOptions{Model: "m", Batch: 8, Sync: "sometimes"}, "Sync"},
+		{MeasuredOptions{Model: "m", Batch: 8, Sync: "asp", Steps: -1}, "Steps"},
+		{MeasuredOptions{Model: "m", Batch: 8, Sync: "asp", Window: -1}, "Window"},
+	}
+	for _, c := range cases {
+		_, err := ReadMeasured(strings.NewReader(in), "x.csv", c.opt, dataset.Provenance{})
+		var oe *OptionError
+		require.ErrorAs(t, err, &oe, "%+v", c.opt)
+		require.Equal(t, c.option, oe.Option, "%+v", c.opt)
+		require.Equal(t, "x.csv", oe.File)
+		require.ErrorContains(t, err, "x.csv: MeasuredOptions."+c.option)
+	}
+}

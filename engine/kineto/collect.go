@@ -155,7 +155,12 @@ func (c *collected) add(e *timeline.Event) error {
 			}
 		}
 		if parametric[e.Name] {
-			dims, _ := e.Arg("Input Dims")
+			dims, ok := e.Arg("Input Dims")
+			if ok {
+				if err := checkDims(dims); err != nil {
+					return fmt.Errorf("%q: %w", e.Name, err)
+				}
+			}
 			types, _ := e.Arg("Input type")
 			op.dims, op.types = string(dims), string(types)
 		}
@@ -189,6 +194,9 @@ func (c *collected) add(e *timeline.Event) error {
 		case e.Cat == "user_annotation" && strings.HasPrefix(e.Name, "nccl:"):
 			s := span{name: c.intern(e.Name), ts: e.Ts, end: e.Ts + e.Dur}
 			if dims, ok := e.Arg("Input Dims"); ok {
+				if err := checkDims(dims); err != nil {
+					return fmt.Errorf("%q: %w", e.Name, err)
+				}
 				s.elems = firstNumel(dims)
 			}
 			if types, ok := e.Arg("Input type"); ok {

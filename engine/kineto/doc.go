@@ -72,7 +72,11 @@
 //     bias; embedding, embedding_bag: weight), element size from the dtype
 //     (float 4 bytes, Half/BFloat16 2, double 8). Other parameters
 //     (fused or custom ops such as fbgemm embedding tables) are not seen:
-//     Report.ParamBytes is a lower bound.
+//     Report.ParamBytes is a lower bound. The "Input Dims" of a parametric
+//     op or an nccl:* call must be a list of shapes (a string, a
+//     fractional or negative dimension, or a shape of more than 2^40
+//     elements is an error naming the event); entries that are not shapes
+//     (scalars, tensor lists) are skipped.
 //   - ActivationBytes is 0: Kineto records input shapes, not outputs.
 //   - Batch (Options.Batch, else inferred): the most common first
 //     dimension of the first input of the step's forward roots (2048 in

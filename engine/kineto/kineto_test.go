@@ -136,12 +136,17 @@ func TestReadOptions(t *testing.T) {
 		want string
 	}{
 		{Options{Clock: "tpu"}, `Options.Clock "tpu"`},
-		{Options{Step: 2}, "Options.Step 2, trace has 2 steps"},
-		{Options{Batch: -1}, "negative Options.Batch"},
+		{Options{Step: 2}, "Options.Step 2, but the trace has 2 profiler steps (indices 0 to 1)"},
+		{Options{Step: -1}, "Options.Step -1: want a step index ≥ 0"},
+		{Options{Batch: -1}, "Options.Batch -1: want ≥ 0"},
 	} {
 		_, _, err := Read(strings.NewReader(handTrace()), "t.json", c.opt)
 		require.ErrorContains(t, err, c.want)
 	}
+	var se *StepError
+	_, _, err = Read(strings.NewReader(handTrace()), "t.json", Options{Step: 5})
+	require.ErrorAs(t, err, &se)
+	require.Equal(t, StepError{Name: "t.json", Step: 5, Steps: 2}, *se)
 }
 
 func TestReadRejects(t *testing.T) {
@@ -156,6 +161,18 @@ func TestReadRejects(t *testing.T) {
 		{`{"traceEvents":[{"ph":"X"`, "unexpected end of input"},
 		{"\x1f\x8bnot gzip", "gzip"},
 		{`{"distributedInfo":7,"traceEvents":[]}`, "distributedInfo"},
+		// Input Dims of a parametric op: a string, a dimension that is not
+		// a whole number, and shapes whose element count overflows.
+		{`{"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::linear","ts":1,"dur":1,"args":{"Input Dims":"32x100"}}]}`,
+			`event 0 at byte 16: "aten::linear": Input Dims "32x100": want a list of input shapes`},
+		{`{"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::linear","ts":1,"dur":1,"args":{"Input Dims":[[32, 1.5]]}}]}`,
+			"Input Dims: input 0 shape [32, 1.5]: dimension 1.5 is not a whole number"},
+		{`{"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::linear","ts":1,"dur":1,"args":{"Input Dims":[[32], [100000000000, 100000000000]]}}]}`,
+			"Input Dims: input 1 shape [100000000000, 100000000000] has 1e+22 elements"},
+		{`{"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::linear","ts":1,"dur":1,"args":{"Input Dims":[[32], [1e30]]}}]}`,
+			"Input Dims: input 1 shape [1e30] has 1e+30 elements"},
+		{`{"traceEvents":[{"ph":"X","cat":"user_annotation","name":"nccl:all_reduce","ts":1,"dur":1,"args":{"Input Dims":{"a":1}}}]}`,
+			`"nccl:all_reduce": Input Dims {"a":1}`},
 	} {
 		_, _, err := Read(strings.NewReader(c.in), "k.json", Options{})
 		require.ErrorContains(t, err, c.want, c.in)

@@ -29,6 +29,23 @@ type Options struct {
 	Clock string
 }
 
+// StepError is Read's error for an Options.Step that is not a step of
+// the trace: negative, or not below the number of steps, so that a caller
+// can name its own option (pslab import kineto: -step).
+type StepError struct {
+	Name  string // the trace
+	Step  int    // the step asked for
+	Steps int    // the steps of the trace (-1: not read, Step < 0)
+}
+
+// Error says which steps the trace has.
+func (e *StepError) Error() string {
+	if e.Steps < 0 {
+		return fmt.Sprintf("kineto: %s: Options.Step %d: want a step index ≥ 0", e.Name, e.Step)
+	}
+	return fmt.Sprintf("kineto: %s: Options.Step %d, but the trace has %d profiler steps (indices 0 to %d)", e.Name, e.Step, e.Steps, e.Steps-1)
+}
+
 // Comm summarizes communication of one kind.
 type Comm struct {
 	Name    string
@@ -95,10 +112,13 @@ func Read(r io.Reader, name string, opt Options) (*zoo.Profile, Report, error) {
 	case "gpu", "cpu":
 		rep.Clock = opt.Clock
 	default:
-		return nil, rep, fmt.Errorf("kineto: Options.Clock %q (want gpu, cpu or empty)", opt.Clock)
+		return nil, rep, fmt.Errorf("kineto: %s: Options.Clock %q (want gpu, cpu or empty)", name, opt.Clock)
 	}
-	if opt.Batch < 0 || opt.Step < 0 {
-		return nil, rep, fmt.Errorf("kineto: negative Options.Batch %d or Options.Step %d", opt.Batch, opt.Step)
+	if opt.Batch < 0 {
+		return nil, rep, fmt.Errorf("kineto: %s: Options.Batch %d: want ≥ 0 examples (0: inferred)", name, opt.Batch)
+	}
+	if opt.Step < 0 {
+		return nil, rep, &StepError{Name: name, Step: opt.Step, Steps: -1}
 	}
 	if len(c.ops) == 0 {
 		return nil, rep, fmt.Errorf("kineto: %s: no cpu_op events", name)
@@ -115,7 +135,7 @@ func Read(r io.Reader, name string, opt Options) (*zoo.Profile, Report, error) {
 		steps = []span{whole}
 	}
 	if opt.Step >= len(steps) {
-		return nil, rep, fmt.Errorf("kineto: %s: Options.Step %d, trace has %d steps", name, opt.Step, len(steps))
+		return nil, rep, &StepError{Name: name, Step: opt.Step, Steps: len(steps)}
 	}
 	perStep := stepLayers(c, a, steps, rep.Clock)
 	ref := perStep[opt.Step]

@@ -2,8 +2,60 @@ package kineto
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
 	"strings"
 )
+
+// maxShapeElems bounds the element count of one tensor shape in "Input
+// Dims": 2^40 elements (4 TiB of float32), far above any real parameter
+// tensor, so that parameter bytes stay exact in int64 (two dimensions of
+// 10^11 used to overflow silently and give 40 bytes).
+const maxShapeElems = 1 << 40
+
+// checkDims validates raw "Input Dims" of an op whose shapes are read: a
+// JSON list with one entry per input, each a shape (a list of whole
+// numbers ≥ 0 whose product is at most maxShapeElems), a tensor list (a
+// list of lists, not read) or another value (a non-tensor argument, not
+// read). A string or any other non-list used to be ignored silently (0
+// parameter bytes).
+func checkDims(raw []byte) error {
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return fmt.Errorf("Input Dims %s: want a list of input shapes, e.g. [[32, 100], [10, 100], [10]]", clip(raw))
+	}
+next:
+	for i, it := range items {
+		var dims []json.RawMessage
+		if json.Unmarshal(it, &dims) != nil {
+			continue // not a tensor: a scalar or absent argument
+		}
+		n := 1.0
+		for _, d := range dims {
+			if len(d) > 0 && d[0] == '[' {
+				continue next // a tensor list
+			}
+			x, err := strconv.ParseFloat(string(d), 64)
+			if err != nil || x < 0 || x != math.Trunc(x) || math.IsInf(x, 0) {
+				return fmt.Errorf("Input Dims: input %d shape %s: dimension %s is not a whole number ≥ 0", i, clip(it), clip(d))
+			}
+			n *= x
+		}
+		if n > maxShapeElems {
+			return fmt.Errorf("Input Dims: input %d shape %s has %.3g elements, more than %d (2^40)", i, clip(it), n, int64(maxShapeElems))
+		}
+	}
+	return nil
+}
+
+// clip is raw JSON for a message, cut at 80 bytes.
+func clip(raw []byte) string {
+	if len(raw) > 80 {
+		return string(raw[:80]) + "…"
+	}
+	return string(raw)
+}
 
 // paramArgs gives, per parametric aten op, the positions of its
 // parameter tensors among the op's inputs (PyTorch signatures:

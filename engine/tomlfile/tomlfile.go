@@ -9,6 +9,7 @@
 package tomlfile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -46,11 +47,15 @@ func DecodeBytes(path string, b []byte, v any, deferred ...string) (*File, error
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			msg := pe.Message
-			if pe.LastKey != "" {
-				msg = fmt.Sprintf("field %q: %s", pe.LastKey, pe.Message)
+			line, key := parseErrorLine(b, pe), pe.LastKey
+			if key != "" && line != pe.Position.Line && f.Line(strings.Split(key, ".")...) != line {
+				key = "" // the last key read is on another line, not the one at fault
 			}
-			return nil, fmt.Errorf("%s:%d: %s", path, pe.Position.Line, msg)
+			msg := pe.Message
+			if key != "" {
+				msg = fmt.Sprintf("field %q: %s", key, pe.Message)
+			}
+			return nil, fmt.Errorf("%s:%d: %s", path, line, msg)
 		}
 		if m := lineRE.FindStringSubmatch(err.Error()); m != nil {
 			return nil, fmt.Errorf("%s:%s: field %q: %s", path, m[1], m[2], m[3])
@@ -66,6 +71,18 @@ func DecodeBytes(path string, b []byte, v any, deferred ...string) (*File, error
 		}
 		return true
 	})
+}
+
+// parseErrorLine is the line of a syntax error. The TOML lexer reports
+// some errors it meets at the end of a line (an unclosed "[sweep" header)
+// on the next line, having counted the newline it stopped at; an error at
+// a newline belongs to the line the newline ends, counted here from the
+// error's byte offset.
+func parseErrorLine(b []byte, pe toml.ParseError) int {
+	if s := pe.Position.Start; s > 0 && s < len(b) && b[s] == '\n' {
+		return 1 + bytes.Count(b[:s], []byte{'\n'})
+	}
+	return pe.Position.Line
 }
 
 // DecodePrimitive decodes a deferred value p (of the top-level key name)

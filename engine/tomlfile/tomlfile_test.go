@@ -49,3 +49,26 @@ func TestDeferredAndRequired(t *testing.T) {
 	require.EqualError(t, f.Require("id", "plot.title"), `x.toml:1: missing required field "plot.title"`)
 	require.Equal(t, 3, f.Line("params", "bandwidth"))
 }
+
+// TestSyntaxErrorAtEndOfLine: an error the lexer meets at a newline (an
+// unclosed table header) names the line the newline ends, not the next
+// one, and not the key of the table before it.
+func TestSyntaxErrorAtEndOfLine(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, src, want string }{
+		{"unclosed header", "[inputs]\na = \"x\"\n\n[sweep\nvar = 1\n", "x.toml:4: expected"},
+		{"unclosed first header", "[sweep\nvar = 1\n", "x.toml:1: expected"},
+		{"mid-line error", "id = \"a\"\nseed = = 3\n", "x.toml:2: field \"seed\""},
+		{"unterminated string", "seed = 1\nid = \"a\nseed = 1\n", "x.toml:2: field \"id\": strings cannot contain newlines"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			var s spec
+			_, err := DecodeBytes("x.toml", []byte(c.src), &s, "params")
+			require.Error(t, err)
+			require.Contains(t, err.Error(), c.want)
+			require.NotContains(t, err.Error(), `field "inputs"`)
+		})
+	}
+}

@@ -120,8 +120,14 @@ func (t *Trace) Validate() error {
 	if t.Meta.Servers < 0 {
 		return fmt.Errorf("trace: negative number of parameter servers %d", t.Meta.Servers)
 	}
-	if t.Meta.Bandwidth < 0 || t.Meta.Alpha < 0 || t.Meta.Beta < 0 || t.Meta.Window < 0 {
-		return errors.New("trace: negative bandwidth, window or overhead in metadata")
+	for _, m := range []struct {
+		name, field string
+		v           float64
+	}{{"bandwidth", "Bandwidth", t.Meta.Bandwidth}, {"window", "Window", float64(t.Meta.Window)},
+		{"overhead alpha", "Alpha", t.Meta.Alpha}, {"overhead beta", "Beta", t.Meta.Beta}} {
+		if m.v < 0 {
+			return fmt.Errorf("trace: negative %s %g in metadata (Meta.%s)", m.name, m.v, m.field)
+		}
 	}
 	first := &t.Steps[0]
 	for si := range t.Steps {

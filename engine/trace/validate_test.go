@@ -80,3 +80,23 @@ func TestResourceRoundTrip(t *testing.T) {
 	_, err = ParseResource("uplink:-1")
 	require.ErrorContains(t, err, "bad PS index")
 }
+
+// TestValidateNamesTheNegativeMetadata: each negative metadata value is
+// named (the message used to say "bandwidth, window or overhead").
+func TestValidateNamesTheNegativeMetadata(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		edit func(*Meta)
+		want string
+	}{
+		{func(m *Meta) { m.Bandwidth = -1 }, "negative bandwidth -1 in metadata (Meta.Bandwidth)"},
+		{func(m *Meta) { m.Window = -5 }, "negative window -5 in metadata (Meta.Window)"},
+		{func(m *Meta) { m.Alpha = -2 }, "negative overhead alpha -2 in metadata (Meta.Alpha)"},
+		{func(m *Meta) { m.Beta = -3 }, "negative overhead beta -3 in metadata (Meta.Beta)"},
+	}
+	for _, c := range cases {
+		tr := &Trace{Steps: []Step{{Ops: []Op{{Name: "d", Resource: Resource{Kind: Downlink}, Bytes: 1, End: 1}}}}}
+		c.edit(&tr.Meta)
+		require.ErrorContains(t, tr.Validate(), c.want)
+	}
+}
