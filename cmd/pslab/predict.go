@@ -279,20 +279,18 @@ func (f *predictFlags) run(ctx context.Context, in *predictInput) ([]*predict.Pr
 			return nil, fmt.Errorf("predict: %s: %w", in.files[0], err)
 		}
 	}
-	events := estimateEvents(tr, c, ws, models, len(bws))
-	if err := f.checkEvents(events); err != nil {
+	work := estimateWork(tr, c, ws, models, len(bws))
+	if err := f.checkWork(work); err != nil {
 		return nil, err
 	}
 	// The converged estimate's own bound: each bandwidth's sweep may spend
 	// its share of -max-events, and sim.EstimateSweep shares it among the
 	// worker counts in proportion to W.
-	c.Precision.MaxEvents = int64(f.eventLimit() / float64(max(len(bws), 1)))
-	bar := newSpinner(f.stderr, events, "")
-	defer func() {
-		if bar != nil {
-			bar.Finish()
-		}
-	}()
+	// Events are weighted by the sharing cost, so the bound is on work.
+	c.Precision.MaxEvents = int64(f.eventLimit() / float64(max(len(bws), 1)) / max(work.cost, 1))
+	bar := newProgress(f.stderr, work)
+	defer bar.finish()
+	c.Progress = bar.done
 	// -calibrate fits the device speed once, at the first bandwidth, so
 	// that every shard and a merge use the same fitted speed.
 	if in.profile != nil {
@@ -315,9 +313,7 @@ func (f *predictFlags) run(ctx context.Context, in *predictInput) ([]*predict.Pr
 			continue
 		}
 		c.Bandwidth = bw
-		if bar != nil {
-			bar.Describe(fmt.Sprintf("predict: %s, bandwidth %d of %d", in.model, j+1, len(bws)))
-		}
+		bar.describe(fmt.Sprintf("predict: %s, bandwidth %d of %d", in.model, j+1, len(bws)))
 		var p *predict.Prediction
 		if in.profile != nil {
 			p, err = predict.RunProfile(in.profile, c, wsj, models)

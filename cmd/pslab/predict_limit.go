@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -16,19 +18,28 @@ import (
 	"pslab/engine/trace"
 )
 
-// defaultMaxEvents is the most simulator events `pslab predict` runs
-// without -max-events: 2·10^8, tens of seconds on one core. The estimate
-// is 2 events (start, end) per op of a step, per simulated step, per
-// worker, summed over the -workers counts and the -bandwidth values.
+// defaultMaxEvents is the most simulator work `pslab predict` runs
+// without -max-events: 2·10^8 single-PS event equivalents, about 10 CPU
+// seconds on the reference machine. The estimate is 2 events (start, end)
+// per op of a step, per simulated step, per worker, summed over the
+// -workers counts and the -bandwidth values, each event weighted by the
+// cluster's sharing cost (predict.Cluster.SharingCost).
 const defaultMaxEvents = 2e8
 
-// estimateEvents is the number of simulator events predicting tr for the
-// worker counts ws at nBW bandwidths; 0 when the simulator is not run.
+// workEstimate is the simulator work predicting tr for the worker counts
+// ws at nBW bandwidths: events, and work = events weighted by the sharing
+// cost of each worker count. Both are 0 when the simulator is not run.
 // For the converged estimate it is the least work: its first
 // sim.DefaultReplications replications at their initial length.
-func estimateEvents(tr *trace.Trace, c predict.Cluster, ws []int, models []predict.Model, nBW int) float64 {
+type workEstimate struct {
+	events, work float64
+	cost         float64 // the largest sharing cost, at the largest W
+}
+
+func estimateWork(tr *trace.Trace, c predict.Cluster, ws []int, models []predict.Model, nBW int) workEstimate {
+	var e workEstimate
 	if !slices.Contains(models, predict.Simulator) || len(tr.Steps) == 0 {
-		return 0
+		return e
 	}
 	steps, reps := c.Steps, 1.0
 	if !c.Paper {
@@ -40,15 +51,23 @@ func estimateEvents(tr *trace.Trace, c predict.Cluster, ws []int, models []predi
 	if steps <= 0 {
 		steps = sim.DefaultSteps
 	}
-	return reps * experiment.SimEvents(len(tr.Steps[0].Ops), steps, ws...) * float64(nBW)
+	for _, w := range ws {
+		ev := reps * experiment.SimEvents(len(tr.Steps[0].Ops), steps, w) * float64(nBW)
+		cost := c.SharingCost(w)
+		e.events += ev
+		e.work += ev * cost
+		e.cost = max(e.cost, cost)
+	}
+	return e
 }
 
-// checkEvents refuses a prediction whose estimate exceeds -max-events.
-func (f *predictFlags) checkEvents(events float64) error {
+// checkWork refuses a prediction whose estimated work exceeds -max-events.
+func (f *predictFlags) checkWork(e workEstimate) error {
 	limit := f.eventLimit()
-	if events > limit {
-		return fmt.Errorf("predict: about %.3g simulator events (ops × -steps × Σ -workers × bandwidths, × 10 replications without -paper) exceed the limit %.3g; "+
-			"lower -workers or -steps, or raise -max-events to %.3g if you mean it", events, limit, events)
+	if e.work > limit {
+		return fmt.Errorf("predict: about %.3g simulator events (ops × -steps × Σ -workers × bandwidths, × 10 replications without -paper), "+
+			"each up to %.3g times a single-PS event's work (bandwidth sharing across the cluster): %.3g event equivalents exceed -max-events %.3g; "+
+			"lower -workers or -steps, or raise -max-events to %.3g if you mean it", e.events, e.cost, e.work, limit, e.work)
 	}
 	return nil
 }
@@ -61,20 +80,72 @@ func (f *predictFlags) eventLimit() float64 {
 	return f.maxEvents
 }
 
-// spinnerEvents is the estimate above which predict shows progress: about
-// 2 s at the ~8·10^6 simulator events/s measured on the 2-core reference
-// machine (nasnetalarge, 1.3·10^9 events in 163 s).
-const spinnerEvents = 1.6e7
+// progressWork is the estimated work above which predict shows progress:
+// about 2 s at the ~8·10^6 simulator events/s measured on the 2-core
+// reference machine (nasnetalarge, 1.3·10^9 events in 163 s).
+const progressWork = 1.6e7
 
-// newSpinner returns a progress spinner with elapsed time on stderr for
-// work of the given estimate, or nil when stderr is not a terminal or the
-// work is expected to take under 2 s. Finish it with Finish.
-func newSpinner(stderr io.Writer, events float64, desc string) *progressbar.ProgressBar {
+// progress is predict's progress bar: simulated events done of the
+// estimate, with rate and ETA, on stderr when it is a terminal and the
+// work is expected to take over 2 s.
+type progress struct {
+	bar  *progressbar.ProgressBar
+	done *atomic.Int64 // the simulator's event count (sim.Config.Progress)
+	stop chan struct{}
+	wg   sync.WaitGroup
+}
+
+// newProgress starts the bar for estimate e, or returns a progress that
+// shows nothing (but still counts) when stderr is not a terminal or the
+// work is short. The converged estimate may run past the estimate (it is
+// the least work): the total then grows with what is done.
+func newProgress(stderr io.Writer, e workEstimate) *progress {
+	p := &progress{done: new(atomic.Int64)}
 	f, ok := stderr.(*os.File)
-	if !ok || events < spinnerEvents || !term.IsTerminal(int(f.Fd())) {
-		return nil
+	if !ok || e.work < progressWork || !term.IsTerminal(int(f.Fd())) {
+		return p
 	}
-	return progressbar.NewOptions(-1, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription(desc),
-		progressbar.OptionSpinnerType(14), progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionSetSpinnerChangeInterval(100*time.Millisecond), progressbar.OptionClearOnFinish())
+	total := max(int64(e.events), 1)
+	p.bar = progressbar.NewOptions64(total, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("predict: simulating"),
+		progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionShowElapsedTimeOnFinish(), progressbar.OptionSetItsString("events"), progressbar.OptionShowIts(),
+		progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+	p.stop = make(chan struct{})
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		tick := time.NewTicker(250 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-p.stop:
+				return
+			case <-tick.C:
+				n := p.done.Load()
+				if n > total {
+					total = n + n/4
+					p.bar.ChangeMax64(total)
+				}
+				_ = p.bar.Set64(n)
+			}
+		}
+	}()
+	return p
+}
+
+// describe sets the bar's description.
+func (p *progress) describe(s string) {
+	if p.bar != nil {
+		p.bar.Describe(s)
+	}
+}
+
+// finish stops and clears the bar.
+func (p *progress) finish() {
+	if p.bar == nil {
+		return
+	}
+	close(p.stop)
+	p.wg.Wait()
+	_ = p.bar.Finish()
 }

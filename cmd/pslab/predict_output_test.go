@@ -3,13 +3,16 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"pslab/engine/predict"
 	"pslab/engine/sim"
+	"pslab/engine/zoo"
 )
 
 // dirTree lists the names under dir.
@@ -63,12 +66,31 @@ func TestPredictRefusesUnboundedWork(t *testing.T) {
 	require.NoError(t, err, "the limit counts simulator events only")
 }
 
-// TestSpinnerOnlyOnTerminals: progress goes to stderr only when it is a
-// terminal and the work is expected to take over 2 s.
-func TestSpinnerOnlyOnTerminals(t *testing.T) {
+// TestPredictWorkWeighsSharing: a colocated cluster's events cost more
+// as it grows (predict.Cluster.SharingCost), so the bound is on work:
+// the same events pass -max-events with separate PS hosts and are refused
+// colocated, with the weight and the flag named.
+func TestPredictWorkWeighsSharing(t *testing.T) {
 	t.Parallel()
-	require.Nil(t, newSpinner(&bytes.Buffer{}, 1e12, "x"), "not a terminal")
-	require.Nil(t, newSpinner(os.Stderr, 1, "x"), "short work")
+	_, profile, _, _ := toyInputs(t)
+	args := []string{profile, "-bandwidth", "1Gbps", "-workers", "64", "-models", "simulator", "-paper", "-steps", "10"}
+	tr, err := predict.Cluster{Bandwidth: 125e6}.Synthesize(zoo.Toy())
+	require.NoError(t, err)
+	e := estimateWork(tr, predict.Cluster{Paper: true, Steps: 10}, []int{64}, []predict.Model{predict.Simulator}, 1)
+	limit := fmt.Sprintf("%g", 2*e.events) // twice the events, under 1 + 64/8 times their work
+	_, err = runPredict(t, append(args, "-max-events", limit)...)
+	require.NoError(t, err, "separate PS: %g events", e.events)
+	_, err = runPredict(t, append(args, "-max-events", limit, "-colocate")...)
+	require.ErrorContains(t, err, "event equivalents exceed -max-events")
+	require.ErrorContains(t, err, "9 times a single-PS event")
+}
+
+// TestProgressOnlyOnTerminals: progress goes to stderr only when it is a
+// terminal and the work is expected to take over 2 s.
+func TestProgressOnlyOnTerminals(t *testing.T) {
+	t.Parallel()
+	require.Nil(t, newProgress(&bytes.Buffer{}, workEstimate{events: 1e12, work: 1e12}).bar, "not a terminal")
+	require.Nil(t, newProgress(os.Stderr, workEstimate{events: 1, work: 1}).bar, "short work")
 }
 
 // TestPredictConvergedEstimate: without -paper the simulator's points are
