@@ -65,6 +65,7 @@ func badFlagCases() []badCase {
 		pr("workers-overflow", []string{"-workers", "1..99999999999999999999"}, "-workers"),
 		pr("workers-huge-single", []string{"-workers", "1000000000", "-models", "simulator"}, "-workers"),
 		pr("ps-negative", []string{"-ps", "-1"}, "-ps"),
+		pr("ps-zero", []string{"-ps", "0"}, "-ps 0"),
 		pr("ps-huge", []string{"-ps", "100000"}, "-ps"),
 		pr("ps-text", []string{"-ps", "two"}, "-ps"),
 		pr("bandwidth-zero", []string{"-bandwidth", "0Gbps"}, "-bandwidth"),

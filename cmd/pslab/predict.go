@@ -157,6 +157,9 @@ func (f *predictFlags) cluster(in *predictInput) (predict.Cluster, error) {
 	if math.IsNaN(f.maxEvents) || math.IsInf(f.maxEvents, 0) || f.maxEvents <= 0 {
 		return c, fmt.Errorf("predict: -max-events %g: want a finite number of events > 0", f.maxEvents)
 	}
+	if f.set["ps"] && f.servers == 0 {
+		return c, errors.New("predict: -ps 0: a cluster needs at least 1 parameter server (omit -ps for 1, or a recorded trace's own)")
+	}
 	if f.servers > placement.MaxServers {
 		return c, fmt.Errorf("predict: -ps %d: at most %d parameter servers (placement.MaxServers)", f.servers, placement.MaxServers)
 	}
@@ -339,9 +342,6 @@ func (f *predictFlags) run(ctx context.Context, in *predictInput) ([]*predict.Pr
 	}
 	return runs, nil
 }
-
-// gbps formats a bandwidth in bytes/s as Gbit/s.
-func gbps(bw float64) string { return fmt.Sprintf("%.4g Gbit/s", bw*8/1e9) }
 
 // report assembles what is printed.
 func (f *predictFlags) report(in *predictInput, runs []*predict.Prediction) *predict.Report {

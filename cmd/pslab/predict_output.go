@@ -110,3 +110,6 @@ func (f *predictFlags) write(in *predictInput, runs []*predict.Prediction, stdou
 	}
 	return err
 }
+
+// gbps formats a bandwidth in bytes/s as Gbit/s.
+func gbps(bw float64) string { return fmt.Sprintf("%.4g Gbit/s", bw*8/1e9) }

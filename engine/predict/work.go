@@ -8,12 +8,13 @@ package predict
 //   - Colocated (c.Colocate): 1 + nodes/8. An event re-rates the flows
 //     bottlenecked where it starts or ends a flow (sim's fairShare), and
 //     their number grows with the nodes a NIC talks to.
-//   - Separate PS hosts, M = c.Servers > 1: 1 + M/20. Every event scans
-//     the 2M link classes for the next completion and re-shares them.
+//   - Separate PS hosts, M = c.Servers > 1: 1 + M/80. An event re-shares
+//     the link classes whose count changed and those with a worker alone
+//     on them (whose share depends on its other transfers).
 //
-// Both fitted on BenchmarkClusterScaling (ResNet-50, 8 GPUs per node, BSP):
-// CPU per event 115, 190, 400 ns at 8, 32, 64 colocated nodes and 67, 111,
-// 195 ns with 8, 32, 64 separate PSs. `pslab predict` multiplies the
+// Both fitted on `pslab predict -paper` runs (ResNet-50, 8 GPUs per node,
+// BSP, 100 steps; CPU per estimated event): 130, 225, 450 ns at 16, 32,
+// 64 colocated nodes and 53, 79, 116 ns with 32, 64, 128 separate PSs. `pslab predict` multiplies the
 // events it estimates by this cost before comparing them with -max-events,
 // so the bound holds work, not events.
 func (c Cluster) SharingCost(workers int) float64 {
@@ -21,7 +22,7 @@ func (c Cluster) SharingCost(workers int) float64 {
 	case c.Colocate:
 		return 1 + float64(workers)/8
 	case c.Servers > 1:
-		return 1 + float64(c.Servers)/20
+		return 1 + float64(c.Servers)/80
 	}
 	return 1
 }
