@@ -230,6 +230,7 @@ window = 70000
 conn_window = 70000
 workers = [1, 2]
 repetitions = 3
+max_repetitions = 4
 steps = 100
 average = 50
 profile_steps = 20

@@ -3,8 +3,11 @@ package testbed
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -33,17 +36,36 @@ func TestDryStrictRefusesSmokeConfigs(t *testing.T) {
 	require.Contains(t, out.String(), "OVER")
 }
 
-// A step count that cannot reach the ±3% CI is refused by -dry even
-// without -strict.
-func TestDryRefusesTooFewSteps(t *testing.T) {
+// A configuration that cannot reach the ±3% CI within its repetition
+// cap, or whose stretched runs would exceed its time cap, is refused by
+// -dry even without -strict, naming file:line and the numbers.
+func TestDryRefusesRepetitionAndTimeCaps(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	cfg := loopbackToyConfig("few", "1", 10, 5, 5) + toyCalibration
-	p := filepath.Join(dir, "c.toml")
-	require.NoError(t, os.WriteFile(p, []byte(cfg), 0o644))
-	var out bytes.Buffer
-	err := Main(context.Background(), []string{"run", "-config", p, "-network", "loopback", "-dry"}, Launcher{}, &out, &out)
-	require.ErrorContains(t, err, "c.toml:21: few: 5 step times per throughput point (repetitions 1 × W 1 × average 5) < 43 needed")
+	write := func(cfg string) string {
+		p := filepath.Join(dir, fmt.Sprintf("c%d.toml", len(cfg)))
+		require.NoError(t, os.WriteFile(p, []byte(cfg), 0o644))
+		return p
+	}
+	dry := func(p string) error {
+		var out bytes.Buffer
+		return Main(context.Background(), []string{"run", "-config", p, "-out", dir, "-network", "loopback", "-dry"}, Launcher{}, &out, &out)
+	}
+	// one repetition: no interval at all (the step-CV bound 0.1/√5 needs 12)
+	p := write(loopbackToyConfig("few", "1", 10, 5, 5) + toyCalibration)
+	require.ErrorContains(t, dry(p), p+":21: few: a point needs 12 repetitions for a ±3% 95% CI at a between-run CV of 4.47% "+
+		"([calibration] step_cv/√(W·average) = 0.1/√(1·5), steps independent; t(0.975, n−1)·CV/√n ≤ 0.03), max_repetitions is 1")
+	// runs that vary 5% need 14 > 10
+	cfg := strings.Replace(loopbackToyConfig("noisy", "1", 10, 5, 5), "repetitions = 1", "repetitions = 3\nmax_repetitions = 10", 1) + toyCalibration + "run_cv = 0.05\n"
+	p = write(cfg)
+	require.ErrorContains(t, dry(p), p+":22: noisy: a point needs 14 repetitions for a ±3% 95% CI at a between-run CV of 5.00% ([calibration] run_cv")
+	// stretched ×2 and ×4 at W = 7 do not fit in a minute
+	cfg = strings.Replace(loopbackToyConfig("slow", "1, 7", 400, 50, 5), "repetitions = 1", "repetitions = 4\ndilations = [2, 4]\nmax_minutes = 1", 1) + toyCalibration
+	p = write(cfg)
+	err := dry(p)
+	require.Error(t, err)
+	require.Regexp(t, regexp.QuoteMeta(p)+`:23: slow: predicted collection time \d+\.\d min \(\d+\.\d min of it stretched: ×2, ×4 at the 2 largest W\) > max_minutes 1`, err.Error())
+	require.NotContains(t, err.Error(), "repetitions for", "4 repetitions suffice at the step-CV bound 0.1/√50")
 }
 
 // The checked-in collection is within the predicted budget.

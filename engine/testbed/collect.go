@@ -55,14 +55,16 @@ func Main(ctx context.Context, args []string, self Launcher, stdout, stderr io.W
 
 const usage = `usage:
   pslab testbed run [-config datasets/testbed/configs.toml] [-only name,...] [-network auto|netns|loopback] [-steps-scale f] [-dry] [-strict] [-force] [-retry-limited]
-        measure configurations and write datasets/testbed/<name>/*.arrow and timeline.json;
-        skips configurations whose committed dataset has the same configuration hash
+        measure configurations (repetitions until a ±3% CI, stretched points; doc.go "Judging a point")
+        and write datasets/testbed/<name>/*.arrow and timeline.json;
+        skips configurations whose committed dataset has the same configuration hash and accounting version
   pslab testbed timeline dir...
         write dir/timeline.json (not committed) from dir/trace.arrow
   pslab testbed repeat [-only a,b,c] [-n 3] [-workers 1,4]
         measure configurations n times, the last with a CPU hog; print the spread (writes nothing)
   pslab testbed verify [dir]
-        print the artifact accounting of every committed configuration; fail if any breaks the budget
+        judge every point of every committed configuration (dilation sensitivity, CI over repetitions,
+        modes, limits) and print it; fail unless every point holds
   pslab testbed ps -listen host:port -index i [job flags]
         serve one parameter server until every worker is done
   pslab testbed worker -id w -ps host:port[,host:port] -steps n [-trace [-timeline f.json]] [job flags]
@@ -81,9 +83,9 @@ func collectMain(ctx context.Context, args []string, self Launcher, stdout, stde
 	only := fs.String("only", "", "comma-separated configuration names (default: all)")
 	mode := fs.String("network", "auto", "auto (namespaces if root and iproute2, else loopback), netns or loopback")
 	scale := fs.Float64("steps-scale", 1, "multiply steps, average and profile_steps by this factor (quick runs)")
-	reps := fs.Int("reps", 0, "override repetitions (0: from the file)")
+	reps := fs.Int("reps", 0, "override repetitions, the first runs of every point (0: from the file; raises max_repetitions to it if lower)")
 	workers := fs.String("workers", "", "override the W list, e.g. 1,3 (default: from the file)")
-	dry := fs.Bool("dry", false, "print each configuration's predicted unscaled share, CI step count and time, run nothing; refuse step counts that cannot reach the CI")
+	dry := fs.Bool("dry", false, "print each configuration's predicted unscaled share, repetitions and time, run nothing; refuse configurations that cannot reach the CI within max_repetitions or are predicted over max_minutes")
 	strict := fs.Bool("strict", false, "refuse configurations predicted over budget before running, and write no host_limited dataset")
 	force := fs.Bool("force", false, "measure even configurations whose committed dataset has the same configuration hash")
 	retryLimited := fs.Bool("retry-limited", false, "measure again configurations whose committed dataset is host_limited")
@@ -116,6 +118,9 @@ func collectMain(ctx context.Context, args []string, self Launcher, stdout, stde
 		cfgs[i] = cfgs[i].Scale(*scale)
 		if *reps > 0 {
 			cfgs[i].Repetitions = *reps
+			if cfgs[i].MaxRepetitions != 0 && cfgs[i].MaxRepetitions < *reps {
+				cfgs[i].MaxRepetitions = *reps
+			}
 		}
 		if *workers != "" {
 			if cfgs[i].Workers, err = parseInts(*workers); err != nil {
@@ -130,17 +135,21 @@ func collectMain(ctx context.Context, args []string, self Launcher, stdout, stde
 	if (*dry || *strict) && !haveCal {
 		return fmt.Errorf("testbed run: %s has no [calibration] table, needed by -dry and -strict", path)
 	}
-	if *dry || *strict {
-		if err := accounting.CheckBudget(cfgs, cal, *root, predictionMode(*mode), *strict, stdout); err != nil || *dry {
-			return err
-		}
-	}
 	dirOf := func(c config.Config) string {
 		dir := filepath.Join(*out, c.Name)
 		if !filepath.IsAbs(dir) {
 			dir = filepath.Join(*root, dir)
 		}
 		return dir
+	}
+	if *dry || *strict {
+		spread := func(c config.Config) accounting.RunSpread {
+			s, _ := collection.CommittedSpread(dirOf(c), memory.NewGoAllocator())
+			return s
+		}
+		if err := accounting.CheckBudget(cfgs, cal, *root, predictionMode(*mode), *strict, spread, stdout); err != nil || *dry {
+			return err
+		}
 	}
 	if !*force {
 		var todo []config.Config

@@ -18,7 +18,7 @@ import (
 func TestDryRefusesBadFlagsNamingThem(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	good := loopbackToyConfig("toy", "1", 100, 50, 20) + toyCalibration
+	good := strings.Replace(loopbackToyConfig("toy", "1", 100, 50, 20), "repetitions = 1", "repetitions = 4", 1) + toyCalibration
 	p := filepath.Join(dir, "c.toml")
 	require.NoError(t, os.WriteFile(p, []byte(good), 0o644))
 	bad := filepath.Join(dir, "bad.toml")

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"pslab/engine/atomicfile"
@@ -31,12 +32,16 @@ func psMain(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	index := fs.Int("index", 0, "index of this PS (0-based)")
 	tap := fs.Bool("tap", false, "dissect the wire to report gradient arrival times (profiling)")
 	shape := fs.Float64("shape-rate", 0, "loopback fallback: shape this host's NIC to this many bytes/s per direction (0: off)")
+	burst := fs.Float64("shape-burst", 0, "with -shape-rate: the token buckets' depth in bytes (0: 1 ms of traffic, at least 16 KiB)")
 	timeout := fs.Duration("timeout", 0, "fail after this long (0: never)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("testbed ps: unexpected arguments %v", fs.Args())
+	}
+	if err := checkShape(*shape, *burst); err != nil {
+		return fmt.Errorf("testbed ps: %w", err)
 	}
 	if *timeout > 0 {
 		var cancel context.CancelFunc
@@ -45,9 +50,21 @@ func psMain(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	o := node.PSOptions{Job: job, Index: *index, Listen: *listen, Tap: *tap}
 	if *shape > 0 {
-		o.Shaper = network.NewShaper(*shape)
+		o.Shaper = network.NewShaper(*shape, *burst)
 	}
 	return node.ServePS(ctx, o, stdout)
+}
+
+// checkShape refuses loopback shaping flags that are not finite and
+// ≥ 0, naming the flag.
+func checkShape(rate, burst float64) error {
+	switch {
+	case !(rate >= 0) || math.IsInf(rate, 0):
+		return fmt.Errorf("-shape-rate %v: need a finite value ≥ 0", rate)
+	case !(burst >= 0) || math.IsInf(burst, 0):
+		return fmt.Errorf("-shape-burst %v: need a finite value ≥ 0", burst)
+	}
+	return nil
 }
 
 // workerMain is `pslab testbed worker`: train and write the WorkerResult
@@ -63,6 +80,7 @@ func workerMain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.BoolVar(&o.Trace, "trace", false, "record the profiling trace and wire times")
 	fs.IntVar(&o.FailAt, "fail-at", -1, "fault injection: fail at the start of this step (-1: never)")
 	shape := fs.Float64("shape-rate", 0, "loopback fallback: shape this host's NIC to this many bytes/s per direction (0: off)")
+	burst := fs.Float64("shape-burst", 0, "with -shape-rate: the token buckets' depth in bytes (0: 1 ms of traffic, at least 16 KiB)")
 	out := fs.String("out", "-", "where to write the result JSON (-: stdout)")
 	tl := fs.String("timeline", "", "with -trace: also write the recorded trace as a TensorFlow-style timeline (Chrome trace JSON) to this file")
 	tlMbit := fs.Float64("bandwidth-mbit", 0, "NIC bandwidth B in Mbit/s recorded in the -timeline metadata (0: the -shape-rate if set, else unknown)")
@@ -82,9 +100,12 @@ func workerMain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if !(*tlMbit >= 0) {
 		return fmt.Errorf("testbed worker: -bandwidth-mbit %v: need ≥ 0", *tlMbit)
 	}
+	if err := checkShape(*shape, *burst); err != nil {
+		return fmt.Errorf("testbed worker: %w", err)
+	}
 	o.PS = strings.Split(*ps, ",")
 	if *shape > 0 {
-		o.Shaper = network.NewShaper(*shape)
+		o.Shaper = network.NewShaper(*shape, *burst)
 	}
 	if *timeout > 0 {
 		var cancel context.CancelFunc

@@ -8,9 +8,10 @@ import (
 	"pslab/engine/testbed/collection"
 )
 
-// verifyMain is `pslab testbed verify [dir]`: print the artifact
-// accounting of every committed configuration in dir (default
-// datasets/testbed) and fail if any breaks the budget (collection.Verify).
+// verifyMain is `pslab testbed verify [dir]`: judge and print every point
+// of every committed configuration in dir (default datasets/testbed) and
+// fail unless every point holds (collection.Verify; doc.go, "Judging a
+// point").
 func verifyMain(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("testbed verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)

@@ -7,20 +7,20 @@ import (
 	"strings"
 
 	"pslab/engine/testbed/analysis"
-	"pslab/engine/testbed/config"
-	"pslab/engine/testbed/network"
 	"pslab/engine/testbed/training"
 )
 
-// The budget of the testbed's own distortion (engine/testbed doc.go, "Artifact
-// accounting"; DESIGN.md "Testbed"). A run over MaxUnscaledShare or
-// MaxContention is host_limited.
+// The limits of the testbed's own distortion (engine/testbed doc.go,
+// "Artifact accounting"; DESIGN.md "Testbed"). The judge of a point is
+// its dilation sensitivity (collection.Judge); these stay limits, and a
+// measurement over any of them is host_limited.
 const (
 	// MaxUnscaledShare bounds the unscaled share of an emulated step.
 	MaxUnscaledShare = 0.05
-	// MaxContention bounds the contention of any PS or worker process:
-	// its run-queue wait in excess of the probe's wait per scheduling
-	// event, as a share of wall time (ProcUsage.Contention).
+	// MaxContention was the contention budget of accounting version 2
+	// (2% of wall time in every process), the proxy that dilation
+	// sensitivity replaced (issue 29). Contention is now a recorded
+	// diagnostic and nothing is judged by it; this is its reference line.
 	MaxContention = 0.02
 	// MaxOther bounds the CPU used on the host by anything but the run's
 	// PS and worker processes (cores): the coordinator and the kernel's
@@ -32,7 +32,9 @@ const (
 	// windows drops nothing.
 	MaxRetrans = 0.001
 	// MaxCI bounds the relative half-width of the 95% confidence interval
-	// of every throughput point.
+	// of every throughput point over its independent repetitions (or of
+	// every operating mode's mean, collection.Judge); repetitions are
+	// added until it is reached or Config.RepCap.
 	MaxCI = 0.03
 )
 
@@ -51,50 +53,6 @@ func UnscaledShare(perMessage float64, messages int, rtt, burst, deviceSpeed, st
 		return math.Inf(1)
 	}
 	return (perMessage*float64(messages) + rtt + burst) * (1 - 1/deviceSpeed) / step
-}
-
-// Prediction is what -dry computes for a configuration before anything
-// runs.
-type Prediction struct {
-	// Unscaled is the unscaled time per step (s), Step the predicted
-	// 1-worker step time (s): the larger of compute and one direction's
-	// transfer time, plus Unscaled (a lower bound, so Share is an upper
-	// bound).
-	Unscaled, Step float64
-	// Share is UnscaledShare at W = 1.
-	Share float64
-	// StepsNeeded is the number of step times a throughput point needs
-	// for a ±MaxCI 95% interval at the calibrated step CV; StepsHad is
-	// what the configuration gives its smallest W (repetitions·W·average).
-	StepsNeeded, StepsHad int
-	// Seconds is the predicted collection time of the configuration (s).
-	Seconds float64
-}
-
-// Predict computes the prediction of c on network mode with plan p.
-func Predict(c config.Config, p *training.Plan, cal config.Calibration, mode string) (Prediction, error) {
-	cost, ok := cal.MessageCost[c.Transport]
-	if !ok {
-		return Prediction{}, fmt.Errorf("no calibrated message cost for transport %q", c.Transport)
-	}
-	var pr Prediction
-	pr.Unscaled = cost*float64(MessagesPerStep(p)) + cal.RTT + network.BurstTime(mode, c.Bandwidth())
-	comm := float64(p.ModelBytes()) / c.Bandwidth()
-	pr.Step = max(p.StepCompute().Seconds(), comm) + pr.Unscaled
-	pr.Share = UnscaledShare(cost, MessagesPerStep(p), cal.RTT, network.BurstTime(mode, c.Bandwidth()), c.DeviceSpeed, pr.Step)
-	pr.StepsNeeded = analysis.StepsForCI(cal.StepCV, MaxCI)
-	pr.StepsHad = c.Repetitions * slices.Min(c.Workers) * c.Average
-	// time: serial 1-worker step, and the PS NIC saturating with W workers
-	t1 := p.StepCompute().Seconds() + 2*comm + pr.Unscaled
-	pr.Seconds = float64(c.ProfileSteps)*t1 + 2 + ProbeSteps*pr.Unscaled
-	for _, n := range c.Workers {
-		step := max(t1, float64(n)*comm)
-		if c.Sync == training.BSP {
-			step = p.StepCompute().Seconds() + 2*float64(n)*comm + pr.Unscaled
-		}
-		pr.Seconds += float64(c.Repetitions) * (float64(c.Steps)*step + 1)
-	}
-	return pr, nil
 }
 
 // Accounting is the artifact accounting of one configuration's
@@ -135,9 +93,15 @@ type Accounting struct {
 	// CPU is the largest CPU utilisation of any process (1 = one core),
 	// HostCPU the largest host busy share of any run (0..1).
 	CPU, HostCPU float64
-	// CI is the relative 95% half-width of every throughput point, by
-	// Config.Workers; CV the step-time CV behind it.
+	// CI is the relative 95% half-width of every unstretched throughput
+	// point by within-run batch means (analysis.BatchCI), by
+	// Config.Workers, and CV the step-time CV: diagnostics since issue 29
+	// (RepCI is the interval that is judged).
 	CI, CV []float64
+	// RepCI is the relative 95% half-width of every unstretched point
+	// over its independent repetitions (Student t), by Config.Workers
+	// (+Inf with one repetition).
+	RepCI []float64
 	// Cause says why the configuration is host-limited; empty if it is
 	// within the budget.
 	Cause string
@@ -146,12 +110,19 @@ type Accounting struct {
 // HostLimited reports whether the measurement is over the budget.
 func (a *Accounting) HostLimited() bool { return a.Cause != "" }
 
-// Judge sets Cause from the shares.
-func (a *Accounting) Judge() {
+// Judge sets Cause from Breaches.
+func (a *Accounting) Judge() { a.Cause = strings.Join(a.Breaches(), "; ") }
+
+// Breaches lists the limits the measurement as a whole breaks: its
+// unscaled share (UnscaledBreach), and the largest retransmissions and
+// other work of any of its runs, naming the run. Contention is not
+// judged (MaxContention). collection.Outcome.Judge judges the runs'
+// limits per point instead, with their intervals and dilation
+// sensitivity.
+func (a *Accounting) Breaches() []string {
 	var why []string
-	if a.Contention > MaxContention {
-		why = append(why, fmt.Sprintf("contention %.1f%% of wall time (%s: run-queue wait beyond %.0f µs per scheduling event) > %.0f%%",
-			100*a.Contention, a.ContentionAt, 1e6*a.Baseline, 100*MaxContention))
+	if s := a.UnscaledBreach(); s != "" {
+		why = append(why, s)
 	}
 	if a.Retrans > MaxRetrans {
 		why = append(why, fmt.Sprintf("%.2f%% of TCP segments retransmitted (%s) > %.1f%% (a shaper drop or a spurious timeout)", 100*a.Retrans, a.RetransAt, 100*MaxRetrans))
@@ -159,11 +130,17 @@ func (a *Accounting) Judge() {
 	if a.Other > MaxOther {
 		why = append(why, fmt.Sprintf("other work on the host: %.2f cores busy beyond the run's processes (%s) > %.2f", a.Other, a.OtherAt, MaxOther))
 	}
-	if a.Unscaled > MaxUnscaledShare {
-		why = append(why, fmt.Sprintf("unscaled share %.1f%% of the step (%.0f µs/message × %d + RTT %.0f µs + burst %.0f µs over step %.2f ms) > %.0f%%",
-			100*a.Unscaled, a.MessageCost*1e6, a.Messages, a.RTT*1e6, a.Burst*1e6, a.Step*1e3, 100*MaxUnscaledShare))
+	return why
+}
+
+// UnscaledBreach says how the unscaled share breaks MaxUnscaledShare,
+// with the terms of UnscaledShare; "" if it does not.
+func (a *Accounting) UnscaledBreach() string {
+	if a.Unscaled <= MaxUnscaledShare {
+		return ""
 	}
-	a.Cause = strings.Join(why, "; ")
+	return fmt.Sprintf("unscaled share %.1f%% of the step (%.0f µs/message × %d + RTT %.0f µs + burst %.0f µs over step %.2f ms) > %.0f%%",
+		100*a.Unscaled, a.MessageCost*1e6, a.Messages, a.RTT*1e6, a.Burst*1e6, a.Step*1e3, 100*MaxUnscaledShare)
 }
 
 // SetBaseline sets Baseline from the profiling run's accounting: its
@@ -210,8 +187,9 @@ func (a *Accounting) AddUsage(u RunUsage, where string) {
 
 // Summary is the accounting in one line for the run's printed summary.
 func (a *Accounting) Summary() string {
-	s := fmt.Sprintf("unscaled share %.1f%%, contention ≤ %.1f%% (%s; run-queue wait ≤ %.1f%%, baseline %.0f µs/event), CPU ≤ %.0f%% of a core, host CPU ≤ %.0f%% (other work ≤ %.2f cores), retransmitted ≤ %.2f%%, CI ≤ ±%.1f%%",
-		100*a.Unscaled, 100*a.Contention, a.ContentionAt, 100*a.RunQueue, 1e6*a.Baseline, 100*a.CPU, 100*a.HostCPU, a.Other, 100*a.Retrans, 100*slices.Max(append([]float64{0}, a.CI...)))
+	s := fmt.Sprintf("unscaled share %.1f%%, contention ≤ %.1f%% (%s; run-queue wait ≤ %.1f%%, baseline %.0f µs/event), CPU ≤ %.0f%% of a core, host CPU ≤ %.0f%% (other work ≤ %.2f cores), retransmitted ≤ %.2f%%, CI over repetitions ≤ ±%.1f%% (batch means ≤ ±%.1f%%)",
+		100*a.Unscaled, 100*a.Contention, a.ContentionAt, 100*a.RunQueue, 1e6*a.Baseline, 100*a.CPU, 100*a.HostCPU, a.Other, 100*a.Retrans,
+		100*slices.Max(append([]float64{0}, a.RepCI...)), 100*slices.Max(append([]float64{0}, a.CI...)))
 	if a.HostLimited() {
 		s += ": HOST_LIMITED: " + a.Cause
 	}

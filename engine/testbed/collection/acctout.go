@@ -24,11 +24,15 @@ var AccountingSchema = &dataset.Schema{Name: "testbed-accounting", Columns: []da
 	{Name: "sched_events", Type: dataset.Float64, Rule: dataset.NonNegative, Doc: "times its threads were scheduled onto a CPU (schedstat field 3, summed over threads; 0 for the host)"},
 	{Name: "retrans", Type: dataset.Float64, Rule: dataset.NonNegative, Doc: "TCP segments retransmitted / sent in the process's network namespace (/proc/PID/net/snmp; 0 for the host)"},
 	{Name: "contention", Type: dataset.Float64, Rule: dataset.NonNegative, Doc: "run-queue wait beyond sched_events × the probe's wait per event, / wall (doc.go, Artifact accounting)"},
+	{Name: "dilation", Type: dataset.Float64, Rule: dataset.Positive, Unit: "1", Doc: "stretch factor k of the run (1: as configured; accounting version 3)"},
 }}
 
 // AcctVersion is recorded as testbed.acct in every file of a measurement
 // with artifact accounting; datasets without it predate issue #19.
-const AcctVersion = "2"
+// Version 3 (issue 29) judges points by dilation sensitivity and
+// intervals over repetitions and writes PointsFile and ModesFile;
+// version 2 judged the contention (≤ 2%) and batch-means intervals.
+const AcctVersion = "3"
 
 // acctExtra adds the accounting keys to a provenance's Extra.
 func (o *Outcome) acctExtra(x map[string]string) {
@@ -64,6 +68,7 @@ func (o *Outcome) acctExtra(x map[string]string) {
 	x["testbed.acct.cpu_max"] = f(a.CPU)
 	x["testbed.acct.host_cpu_max"] = f(a.HostCPU)
 	x["testbed.acct.ci95_rel"] = list(a.CI)
+	x["testbed.acct.rep_ci95_rel"] = list(a.RepCI)
 	x["testbed.acct.step_cv"] = list(a.CV)
 	x["testbed.acct.host_limited"] = strconv.FormatBool(a.HostLimited())
 	x["testbed.acct.host_limited_cause"] = a.Cause
@@ -74,12 +79,12 @@ func (o *Outcome) accountingTable(prov dataset.Provenance) (*dataset.Table, erro
 	t := dataset.NewTable(AccountingSchema, prov)
 	add := func(kind string, r Run) error {
 		for _, p := range r.Usage.Procs {
-			if err := t.Append(kind, r.Workers, r.Repetition, p.Name, p.Wall, p.CPU, p.RunQueue, p.Slices, p.Retrans, p.Contention); err != nil {
+			if err := t.Append(kind, r.Workers, r.Repetition, p.Name, p.Wall, p.CPU, p.RunQueue, p.Slices, p.Retrans, p.Contention, r.dilation()); err != nil {
 				return err
 			}
 		}
 		wall := r.Wall.Seconds()
-		return t.Append(kind, r.Workers, r.Repetition, "host", wall, r.Usage.HostCPU, 0.0, 0.0, 0.0, 0.0)
+		return t.Append(kind, r.Workers, r.Repetition, "host", wall, r.Usage.HostCPU, 0.0, 0.0, 0.0, 0.0, r.dilation())
 	}
 	if err := add("profile", o.Profile); err != nil {
 		return nil, err

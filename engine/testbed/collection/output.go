@@ -2,6 +2,7 @@ package collection
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -12,17 +13,23 @@ import (
 
 	"pslab/engine/atomicfile"
 	"pslab/engine/dataset"
+	"pslab/engine/testbed/analysis"
 	"pslab/engine/testbed/config"
 	"pslab/engine/testbed/node"
 	"pslab/engine/testbed/training"
 )
 
-// RunsSchema has one row per throughput run.
+// RunsSchema has one row per throughput run. The last three columns are
+// new with accounting version 3 (issue 29); ReadFacts reads files
+// without them as unstretched runs.
 var RunsSchema = &dataset.Schema{Name: "testbed-runs", Columns: []dataset.Column{
 	{Name: "workers", Type: dataset.Int64, Rule: dataset.Positive, Doc: "W, workers in the run"},
-	{Name: "repetition", Type: dataset.Int64, Rule: dataset.NonNegative, Doc: "repetition index"},
-	{Name: "throughput", Type: dataset.Float64, Rule: dataset.NonNegative, Unit: "examples/s", Doc: "time average over the last `average` steps (Throughput)"},
+	{Name: "repetition", Type: dataset.Int64, Rule: dataset.NonNegative, Doc: "repetition index (per W and dilation)"},
+	{Name: "throughput", Type: dataset.Float64, Rule: dataset.NonNegative, Unit: "examples/s", Doc: "time average over the last `average` steps (Throughput), on the configuration's time scale: the run's own × dilation"},
 	{Name: "wall_s", Type: dataset.Float64, Rule: dataset.NonNegative, Unit: "s", Doc: "wall time of the run incl. process start"},
+	{Name: "dilation", Type: dataset.Float64, Rule: dataset.Positive, Unit: "1", Doc: "stretch factor k of the run: device_speed and bandwidth ÷ k (1: as configured; doc.go, Dilation sensitivity)"},
+	{Name: "synchrony", Type: dataset.Float64, Rule: dataset.Any, Unit: "1", Doc: "mean resultant length of the workers' step-start phases in the averaging window (analysis.Synchrony): 1 lockstep, 0 evenly interleaved; −1 undefined"},
+	{Name: "start_spread_s", Type: dataset.Float64, Rule: dataset.NonNegative, Unit: "s", Doc: "latest less earliest first step start of the workers (analysis.StartSpread)"},
 }}
 
 // StepsSchema has one row per step of every worker of every run: the
@@ -35,6 +42,7 @@ var StepsSchema = &dataset.Schema{Name: "testbed-steps", Columns: []dataset.Colu
 	{Name: "step", Type: dataset.Int64, Rule: dataset.NonNegative, Doc: "step index"},
 	{Name: "start_ns", Type: dataset.Int64, Rule: dataset.NonNegative, Unit: "ns", Doc: "step start, from the run's first step start"},
 	{Name: "end_ns", Type: dataset.Int64, Rule: dataset.NonNegative, Unit: "ns", Doc: "step end, from the run's first step start"},
+	{Name: "dilation", Type: dataset.Float64, Rule: dataset.Positive, Unit: "1", Doc: "stretch factor k of the run (1: as configured); its times are on its own, stretched clock (accounting version 3)"},
 }}
 
 // Files written per configuration, in datasets/testbed/<name>/.
@@ -128,10 +136,27 @@ func (o *Outcome) provenance(h Host) dataset.Provenance {
 			"testbed.nice":               strconv.Itoa(o.Nice),
 			"testbed.gomaxprocs":         strings.TrimPrefix(node.GOMAXPROCS, "GOMAXPROCS="),
 			"testbed.elapsed_s":          f(o.Elapsed.Round(1e6).Seconds()),
+			"testbed.max_repetitions":    strconv.Itoa(c.RepCap()),
+			"testbed.dilations":          joinFloats(c.Dilations),
+			"testbed.dilate_points":      strconv.Itoa(c.StretchedPoints()),
+			"testbed.max_minutes":        f(c.MaxMinutes),
+			"testbed.dilation_network":   DilationNetwork,
 		},
 	}
 	o.acctExtra(prov.Extra)
 	return prov
+}
+
+// DilationNetwork says what of the network a stretched run stretches
+// (metadata testbed.dilation_network; network.Link).
+const DilationNetwork = "device_speed and bandwidth ÷ k; shaper burst and queues kept in bytes (k× as long); TCP rto_min k×200 ms (namespaces); delayed-ACK timer not stretched"
+
+func joinFloats(v []float64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return strings.Join(s, ",")
 }
 
 func joinInts(v []int64) string {
@@ -177,13 +202,13 @@ func (o *Outcome) Tables(h Host) (map[string]*dataset.Table, error) {
 	out[PhasesFile] = ph
 
 	runs := dataset.NewTable(RunsSchema, copyProv())
-	k := 0
-	for _, pt := range o.Points {
-		for rep, x := range pt.Rates {
-			if err := runs.Append(pt.Workers, rep, x, o.Runs[k].Wall.Seconds()); err != nil {
-				return nil, err
-			}
-			k++
+	for _, r := range o.Runs {
+		sync := analysis.Synchrony(r.Steps, c.Average)
+		if math.IsNaN(sync) {
+			sync = -1
+		}
+		if err := runs.Append(r.Workers, r.Repetition, r.Throughput, r.Wall.Seconds(), r.dilation(), sync, analysis.StartSpread(r.Steps)); err != nil {
+			return nil, err
 		}
 	}
 	out[RunsFile] = runs
@@ -196,7 +221,7 @@ func (o *Outcome) Tables(h Host) (map[string]*dataset.Table, error) {
 		}
 		for w, st := range r.Steps {
 			for s := range st.End {
-				if err := steps.Append(kind, r.Workers, r.Repetition, w, s, st.Start[s]-t0, st.End[s]-t0); err != nil {
+				if err := steps.Append(kind, r.Workers, r.Repetition, w, s, st.Start[s]-t0, st.End[s]-t0, r.dilation()); err != nil {
 					return err
 				}
 			}
@@ -217,6 +242,13 @@ func (o *Outcome) Tables(h Host) (map[string]*dataset.Table, error) {
 		return nil, err
 	}
 	out[AccountingFile] = acct
+	points, stretched := Judge(o.Facts(), o.JudgeInput())
+	if out[PointsFile], err = pointsTable(copyProv(), points, stretched); err != nil {
+		return nil, err
+	}
+	if out[ModesFile], err = modesTable(copyProv(), points, stretched); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 

@@ -31,7 +31,7 @@ func fakeOutcome(t *testing.T) *Outcome {
 	require.NoError(t, err)
 	tr.Meta.Alpha, tr.Meta.Beta = 1e-9, 1e-5
 	run := func(w, rep int) Run {
-		r := Run{Workers: w, Repetition: rep, Wall: 2 * time.Second}
+		r := Run{Workers: w, Repetition: rep, Wall: 2 * time.Second, Throughput: float64(10*w + 2*rep)}
 		for range w {
 			r.Steps = append(r.Steps, analysis.StepTimes{Start: []int64{100, 200}, End: []int64{200, 300}})
 		}
@@ -49,7 +49,7 @@ func TestTablesCarryProvenanceAndScaleFactors(t *testing.T) {
 	o := fakeOutcome(t)
 	tabs, err := o.Tables(Host{Kernel: "6.1.0", CPU: "Xeon", Date: "2026-01-02T03:04:05Z", Command: "pslab testbed run -only smoke"})
 	require.NoError(t, err)
-	require.Len(t, tabs, 6) // trace, throughput, phases, runs, steps, accounting
+	require.Len(t, tabs, 8) // trace, throughput, phases, runs, steps, accounting, points, modes
 	for name, tab := range tabs {
 		p := tab.Provenance
 		require.Equal(t, dataset.Measured, p.Origin, name)
@@ -110,7 +110,7 @@ func TestWriteDirReplacesAtomically(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	require.ElementsMatch(t, []string{TraceFile, ThroughputFile, PhasesFile, RunsFile, StepsFile, AccountingFile, TimelineFile}, names, "the old set is replaced as a whole")
+	require.ElementsMatch(t, []string{TraceFile, ThroughputFile, PhasesFile, RunsFile, StepsFile, AccountingFile, PointsFile, ModesFile, TimelineFile}, names, "the old set is replaced as a whole")
 	top, _ := os.ReadDir(root)
 	require.Len(t, top, 1, "no temporary directories left")
 	// an invalid table makes WriteDir fail before touching dir

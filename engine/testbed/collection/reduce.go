@@ -82,11 +82,12 @@ func Reduce(dir string, c config.Config, plan *training.Plan) (*Outcome, error) 
 			return nil, fmt.Errorf("testbed reduce: W=%d repetition %d: %w", k.w, k.rep, err)
 		}
 		if n := len(o.Points); n == 0 || o.Points[n-1].Workers != k.w {
-			o.Points = append(o.Points, Point{Workers: k.w})
+			o.Points = append(o.Points, Point{Workers: k.w, Dilation: 1})
 			o.Config.Workers = append(o.Config.Workers, k.w)
 		}
 		p := &o.Points[len(o.Points)-1]
 		p.Rates = append(p.Rates, x)
+		run.Dilation, run.Throughput = 1, x
 		o.Runs = append(o.Runs, run)
 		o.Config.Steps = len(run.Steps[0].End)
 	}

@@ -18,9 +18,15 @@ type Calibration struct {
 	MessageCost map[string]float64
 	// RTT is the round trip between two hosts (s).
 	RTT float64
-	// StepCV is the coefficient of variation of step times assumed when
-	// checking that a configuration's step count reaches accounting.MaxCI.
+	// StepCV is the coefficient of variation of step times (the
+	// within-run diagnostic; doc.go "Intervals from repetitions").
 	StepCV float64
+	// RunCV is the coefficient of variation of a point's throughput
+	// between independent runs assumed by -dry and -strict for a
+	// configuration without a committed dataset to estimate it from (0:
+	// unset, then StepCV/√(W·average), its value if steps were
+	// independent, a lower bound). Key run_cv.
+	RunCV float64
 }
 
 // calibrationFields is the [calibration] table (Calibration).
@@ -29,12 +35,14 @@ type calibrationFields struct {
 	MessageCostOrderedUS float64 `toml:"message_cost_us_ordered"`
 	RTTUS                float64 `toml:"rtt_us"`
 	StepCV               float64 `toml:"step_cv"`
+	RunCV                float64 `toml:"run_cv"`
 	Measured             string  `toml:"measured"`
 }
 
 // LoadCalibration reads the [calibration] table of a collection file; ok
 // is false if the file has none. A value that is not a finite number
-// ≥ 0 (step_cv: > 0) is an error naming the file, its line and its key.
+// ≥ 0 (step_cv: > 0; run_cv may be left out) is an error naming the
+// file, its line and its key.
 func LoadCalibration(path string) (cal Calibration, ok bool, err error) {
 	var f configFile
 	tf, err := tomlfile.Decode(path, &f)
@@ -49,7 +57,7 @@ func LoadCalibration(path string) (cal Calibration, ok bool, err error) {
 		return cal, false, tf.Errorf([]string{"calibration", key}, "[calibration] field %s: %v", key, err)
 	}
 	cal = Calibration{MessageCost: map[string]float64{training.Multiplexed: k.MessageCostMuxUS * 1e-6, training.Ordered: k.MessageCostOrderedUS * 1e-6},
-		RTT: k.RTTUS * 1e-6, StepCV: k.StepCV}
+		RTT: k.RTTUS * 1e-6, StepCV: k.StepCV, RunCV: k.RunCV}
 	return cal, true, nil
 }
 
@@ -67,6 +75,7 @@ func (k *calibrationFields) check() (key string, err error) {
 		{"message_cost_us_ordered", k.MessageCostOrderedUS, false},
 		{"rtt_us", k.RTTUS, false},
 		{"step_cv", k.StepCV, true},
+		{"run_cv", k.RunCV, false},
 	} {
 		switch {
 		case math.IsNaN(v.v) || math.IsInf(v.v, 0):

@@ -16,6 +16,7 @@ message_cost_us_multiplexed = 73
 message_cost_us_ordered = 32
 rtt_us = 93
 step_cv = 0.10
+run_cv = 0
 `
 
 func TestLoadCalibration(t *testing.T) {
@@ -27,6 +28,10 @@ func TestLoadCalibration(t *testing.T) {
 	require.InDelta(t, 32e-6, cal.MessageCost[training.Ordered], 1e-18)
 	require.InDelta(t, 93e-6, cal.RTT, 1e-18)
 	require.Equal(t, 0.10, cal.StepCV)
+	require.Zero(t, cal.RunCV, "run_cv may be left out")
+	cal, _, err = LoadCalibration(writeConfig(t, goodConfigs+strings.Replace(goodCalibration, "run_cv = 0", "run_cv = 0.02", 1)))
+	require.NoError(t, err)
+	require.Equal(t, 0.02, cal.RunCV)
 	_, ok, err = LoadCalibration(writeConfig(t, goodConfigs))
 	require.NoError(t, err)
 	require.False(t, ok, "no [calibration] table")
@@ -46,6 +51,7 @@ func TestCalibrationErrorsNameTheKey(t *testing.T) {
 		{"rtt_us", "inf", "+Inf, need a finite value"},
 		{"message_cost_us_multiplexed", "-1", "negative value -1"},
 		{"message_cost_us_ordered", "nan", "NaN, need a finite value"},
+		{"run_cv", "-0.02", "negative value -0.02"},
 	} {
 		t.Run(c.key+"="+c.value, func(t *testing.T) {
 			t.Parallel()

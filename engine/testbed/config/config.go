@@ -50,6 +50,27 @@ type Config struct {
 	// ProfileSteps of the 1-worker profiling run; PhaseSkip first steps
 	// are left out of the phase averages (warm-up).
 	ProfileSteps, PhaseSkip int
+	// MaxRepetitions caps the repetitions of a point: beyond Repetitions,
+	// runs are added one at a time until the 95% interval over the runs
+	// is within ±accounting.MaxCI or this many ran (0: Repetitions, a
+	// fixed count). Key max_repetitions; see the engine/testbed doc,
+	// "Intervals from repetitions".
+	MaxRepetitions int `json:",omitempty"`
+	// Dilations are the factors k > 1, increasing, by which the stretched
+	// points are measured again with every time stretched (device_speed
+	// and bandwidth_mbit ÷ k); each after the first only where the one
+	// before moved more than its own interval. Empty: no dilation. Key
+	// dilations; engine/testbed doc, "Dilation sensitivity".
+	Dilations []float64 `json:",omitempty"`
+	// DilatePoints is how many points are stretched: the one of highest
+	// contention, the largest W, then by contention (0 with Dilations
+	// set: DefaultDilatePoints). Key dilate_points.
+	DilatePoints int `json:",omitempty"`
+	// MaxMinutes caps the collection time of the configuration (min):
+	// -dry and -strict refuse a configuration predicted longer, and a run
+	// adds no repetition beyond Repetitions once it is spent (0: no cap).
+	// Key max_minutes.
+	MaxMinutes float64 `json:",omitempty"`
 	// Source is "file:line" of the configuration's [[config]] header
 	// (empty for configurations not read from a file); not hashed.
 	Source string `json:"-"`
@@ -109,6 +130,12 @@ type configFields struct {
 	Average       *int     `toml:"average"`
 	ProfileSteps  *int     `toml:"profile_steps"`
 	PhaseSkip     *int     `toml:"phase_skip"`
+	// Optional keys (issue 29): unset in both the table and [defaults]
+	// they take the zero value (Config).
+	MaxRepetitions *int       `toml:"max_repetitions"`
+	Dilations      *[]float64 `toml:"dilations"`
+	DilatePoints   *int       `toml:"dilate_points"`
+	MaxMinutes     *float64   `toml:"max_minutes"`
 }
 
 type configFile struct {
@@ -260,6 +287,7 @@ func merge(c, d configFields) (Config, error) {
 	integer("average", c.Average, d.Average, &out.Average)
 	integer("profile_steps", c.ProfileSteps, d.ProfileSteps, &out.ProfileSteps)
 	integer("phase_skip", c.PhaseSkip, d.PhaseSkip, &out.PhaseSkip)
+	mergeOptional(&out, c, d)
 	if len(missing) > 0 {
 		return out, fmt.Errorf("missing field %s (set it in the table or in [defaults])", strings.Join(missing, ", "))
 	}
@@ -301,6 +329,9 @@ func (c *Config) Validate() error {
 		if w < 1 || w > MaxWorkers {
 			return fmt.Errorf("field workers: %d, need 1 ≤ W ≤ %d (testbed.MaxWorkers)", w, MaxWorkers)
 		}
+	}
+	if err := c.validateProtocol(); err != nil {
+		return err
 	}
 	j := c.Job(".", 1)
 	if err := j.Validate(); err != nil {

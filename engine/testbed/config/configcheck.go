@@ -111,7 +111,7 @@ func (c *configFields) checkValues() (key string, err error) {
 			return ch.key, err
 		}
 	}
-	return "", nil
+	return c.checkProtocol()
 }
 
 // confinePath returns an error if dir, a path key of the file relative to

@@ -58,9 +58,16 @@ type Shaper struct {
 }
 
 // NewShaper returns a shaper of rate bytes/s in each direction, with a
-// burst of 1 ms of traffic but at least 16 KiB (one HTTP/2 frame).
-func NewShaper(rate float64) *Shaper {
-	burst := max(16*1024, rate*1e-3)
+// burst of burst bytes; burst 0 means Link.BurstBytes of an unstretched
+// link: 1 ms of traffic but at least 16 KiB (one HTTP/2 frame). It panics
+// if rate is not positive or burst is negative.
+func NewShaper(rate, burst float64) *Shaper {
+	if burst == 0 {
+		burst = Link{Rate: rate}.BurstBytes(Loopback)
+	}
+	if !(burst > 0) {
+		panic("network: NewShaper needs a burst ≥ 0")
+	}
 	return &Shaper{Egress: NewBucket(rate, burst), Ingress: NewBucket(rate, burst)}
 }
 

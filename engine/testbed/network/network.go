@@ -91,8 +91,8 @@ type Hosts interface {
 	Listen(h int) string
 	// ChildFlags are added to every child's flags (loopback shaping).
 	ChildFlags() []string
-	// Shape sets every NIC to rate bytes/s in each direction.
-	Shape(ctx context.Context, rate float64) error
+	// Shape shapes every NIC as l says, replacing an earlier Shape.
+	Shape(ctx context.Context, l Link) error
 	// Close removes everything the network created.
 	Close() error
 }
@@ -100,16 +100,17 @@ type Hosts interface {
 // loopback runs every host on 127.0.0.1; each process shapes its own
 // connections with a token bucket per direction (Shaper), which stands for
 // its NIC.
-type loopback struct{ rate float64 }
+type loopback struct{ link Link }
 
 func (l *loopback) Mode() string                          { return Loopback }
 func (l *loopback) Command(_ int, argv []string) []string { return argv }
 func (l *loopback) Listen(int) string                     { return "127.0.0.1:0" }
 func (l *loopback) ChildFlags() []string {
-	return []string{"-shape-rate", strconv.FormatFloat(l.rate, 'g', -1, 64)}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	return []string{"-shape-rate", f(l.link.Rate), "-shape-burst", f(l.link.BurstBytes(Loopback))}
 }
-func (l *loopback) Shape(_ context.Context, rate float64) error { l.rate = rate; return nil }
-func (l *loopback) Close() error                                { return nil }
+func (l *loopback) Shape(_ context.Context, link Link) error { l.link = link; return nil }
+func (l *loopback) Close() error                             { return nil }
 
 // netns is one network namespace per host, each with a veth pair into a
 // switch namespace holding a Linux bridge, and an HTB shaper (Shape) on
@@ -271,23 +272,47 @@ func (n *netns) ChildFlags() []string { return nil }
 // data after an idle period. Smaller bursts (0.1 and 0.3 ms were measured
 // with tbf) make the shaper's timer-driven dequeue fall behind on a loaded
 // 2-core VM and cut the throughput of 7 workers by up to half.
-func (n *netns) Shape(ctx context.Context, rate float64) error {
+//
+// A stretched link (l.Dilation k > 1) keeps the burst and the queues in
+// bytes, so they last k times as long at rate, and sets TCP's minimum
+// retransmission timeout of every host's route to k·200 ms (route
+// attribute rto_min; Link).
+func (n *netns) Shape(ctx context.Context, l Link) error {
+	burst := l.BurstBytes(Netns)
 	for h, ns := range n.hosts {
 		for _, dev := range [][2]string{{ns, "eth0"}, {n.sw, fmt.Sprintf("p%d", h)}} {
 			_ = run(ctx, "tc", "-n", dev[0], "qdisc", "del", "dev", dev[1], "root") // an earlier Shape's, if any
-			if err := runBatch(ctx, dev[0], shapeCommands(dev[1], rate)); err != nil {
+			if err := runBatch(ctx, dev[0], shapeCommands(dev[1], l.Rate, burst)); err != nil {
 				return err
 			}
+		}
+		if err := run(ctx, append([]string{"ip", "-n", ns}, routeCommand(h, l)...)...); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
+// routeCommand is the `ip route` command (after `ip -n ns`) that gives
+// host h's subnet route the link's minimum retransmission timeout: none
+// (the kernel's 200 ms) unstretched, Link.RTOMin stretched.
+func routeCommand(h int, l Link) []string {
+	cmd := []string{"route", "replace", subnet, "dev", "eth0", "proto", "kernel", "scope", "link", "src", hostAddr(h)}
+	if l.dilation() > 1 {
+		cmd = append(cmd, "rto_min", strconv.FormatInt(l.RTOMin().Milliseconds(), 10)+"ms")
+	}
+	return cmd
+}
+
+// subnet holds every host address (hostAddr).
+const subnet = "10.77.0.0/24"
+
 // shapeCommands are the tc commands (tc -batch syntax) of Shape for device
-// dev: class 1:10 for pure ACKs (HTB priority 0), 1:20 for the rest.
-func shapeCommands(dev string, rate float64) []string {
+// dev: class 1:10 for pure ACKs (HTB priority 0), 1:20 for the rest, at
+// rate bytes/s; burstBytes is the burst of every class (B).
+func shapeCommands(dev string, rate, burstBytes float64) []string {
 	bits := func(r float64) string { return strconv.FormatInt(int64(r*8), 10) + "bit" }
-	burst := strconv.FormatInt(int64(max(2*frameBytes, rate*1e-3)), 10)
+	burst := strconv.FormatInt(int64(burstBytes), 10)
 	cmds := []string{
 		fmt.Sprintf("qdisc add dev %s root handle 1: htb default 20", dev),
 		fmt.Sprintf("class add dev %s parent 1: classid 1:1 htb rate %s burst %s cburst %s", dev, bits(rate), burst, burst),

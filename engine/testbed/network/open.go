@@ -52,12 +52,10 @@ func CheckMode(mode string) error {
 }
 
 // BurstTime is the time the shaper's burst lets through unshaped after an
-// idle period, per step: the burst of the network mode in bytes over the
-// rate, once per direction (s). It mirrors netns.Shape and NewShaper.
+// idle period, per step, on an unstretched link of rate bytes/s: the
+// burst of the network mode in bytes (Link.BurstBytes: tc htb or tbf in
+// namespaces, the token bucket of NewShaper on loopback) over the rate,
+// once per direction (s).
 func BurstTime(mode string, rate float64) float64 {
-	burst := max(16*1024, rate*1e-3) // loopback token bucket (NewShaper)
-	if IsNetns(mode) {
-		burst = max(2*frameBytes, rate*1e-3) // tc htb or tbf (netns.Shape)
-	}
-	return 2 * burst / rate
+	return 2 * Link{Rate: rate}.BurstBytes(mode) / rate
 }
