@@ -91,7 +91,8 @@ slurm-test:
 
 # Real parameter-server training over gRPC on real TCP (engine/testbed):
 # `make testbed` measures every configuration of datasets/testbed/configs.toml
-# into datasets/testbed/<name>/ (about 35 min); `make testbed ONLY=<name>`
+# into datasets/testbed/<name>/ (6-12 h under the effect-based rules of
+# engine/testbed/doc.go, resumable); `make testbed ONLY=<name>`
 # measures one. As root with iproute2 it builds network namespaces shaped by
 # tc htb (removed on exit; leftovers: scripts/netns-clean.sh); otherwise it
 # falls back to loopback with token buckets. The runs' timeline.json files
@@ -108,8 +109,8 @@ testbed:
 testbed-repeat:
 	$(PSLAB) testbed repeat -only resnet18-ordered-tic,alexnet-b512-mux,resnet50-mux -n 3 -workers 1,4
 
-# Artifact accounting of every committed testbed dataset; fails if any breaks
-# the budget.
+# Every committed testbed point judged (dilation sensitivity, CI over
+# repetitions, modes, limits); fails unless every point holds.
 .PHONY: testbed-timelines
 testbed-timelines:
 	$(PSLAB) testbed timeline $(patsubst %/trace.arrow,%,$(wildcard datasets/testbed/*/trace.arrow))
