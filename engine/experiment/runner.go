@@ -309,9 +309,7 @@ func relTo(root, p string) string {
 // figures/<paper>/<name>.run.json, is written after it by writeRunFile). Every file is
 // written atomically; nothing is written if rendering fails.
 func write(root string, s *Spec, res *Result) error {
-	fs := figure.Spec{Title: s.Title, Caption: s.Plot.Caption, XLabel: s.Plot.XLabel, YLabel: s.Plot.YLabel,
-		Bar: s.Plot.Type == "bar", LogX: s.Plot.LogX, LogY: s.Plot.LogY, Legend: s.Plot.Legend}
-	svg, png, err := figure.Render(fs, res.Table)
+	svg, png, err := figure.Render(s.FigureSpec(), res.Table)
 	if err != nil {
 		return err
 	}

@@ -66,6 +66,39 @@ type Plot struct {
 	// result table records them as the unit of x and of y, y_lo, y_hi.
 	XUnit string `toml:"x_unit"`
 	YUnit string `toml:"y_unit"`
+	// XCategories draws the x values as separate configurations (evenly
+	// spaced, series side by side, not joined) instead of a sweep.
+	XCategories bool `toml:"x_categories"`
+	// Panels split the figure by data source or unit: [[plot.panel]]
+	// match = "testbed" (prefix of series names) or contains = "cost",
+	// title = "…" (see figure.Spec).
+	Panels []PlotPanel `toml:"panel"`
+	// Bound is the paper's claimed relative error bound (0.1 for "within
+	// 10%"), drawn as a band around each model a measurement is judged
+	// by; BoundLabel names it in the legend.
+	Bound      float64
+	BoundLabel string `toml:"bound_label"`
+	// Lines are reference lines: [[plot.line]] y, label, and on a bar
+	// chart optionally series and categories (a mark over those bars).
+	Lines []PlotLine `toml:"line"`
+}
+
+// PlotPanel is one [[plot.panel]]: the series whose names start with
+// Match and contain Contains, titled Title.
+type PlotPanel struct {
+	Match    string
+	Contains string
+	Title    string
+}
+
+// PlotLine is one [[plot.line]]: a horizontal line at Y named Label; on a
+// bar chart with Series, a mark over that series' bars in the categories
+// starting with one of Categories (all if empty).
+type PlotLine struct {
+	Y          float64
+	Label      string
+	Series     string
+	Categories []string
 }
 
 // Load decodes the spec file at path, experiments/<paper>/<name>.toml: the
@@ -119,6 +152,9 @@ func Parse(path string, b []byte) (*Spec, error) {
 	case "", "top left", "top right", "bottom left", "bottom right":
 	default:
 		return nil, f.Errorf([]string{"plot", "legend"}, "legend position %q (want top left, top right, bottom left or bottom right)", s.Plot.Legend)
+	}
+	if key, err := s.Plot.check(); err != nil {
+		return nil, f.Errorf(append([]string{"plot"}, key...), "%v", err)
 	}
 	// The sweep's values first (NaN passes every comparison), then the
 	// limits on its workers, then its number of points: all from the

@@ -1,39 +1,47 @@
 // Package figure renders result tables as figures with gonum/plot: lines
 // with point markers for predictions (derived or reported values), markers
-// with error bars for measurements, grouped bars for bar charts; a title,
-// an optional caption line and axis labels with units.
+// with error bars for measurements, grouped bars for bar charts; a title of
+// at most two lines, a caption under the panels and axis labels with
+// units.
 //
 // Readability rules every figure follows:
 //   - the legend is outside the data area, in a column to the right of
 //     each panel;
-//   - no panel mixes series whose values are more than MaxPanelRatio
-//     apart: such series are split into panels stacked vertically (one x
-//     axis label per panel, the title on the first);
+//   - series go to the panels the spec names (Spec.Panels: one per data
+//     source, e.g. a testbed and a predicted cluster), and no panel mixes
+//     series whose values are far apart (MaxPanelRatio, MaxPanelSpan,
+//     MaxBarRatio): such series are split into panels stacked vertically;
 //   - a measured series is drawn in the colour of the model series it is
 //     compared with (same name before ": ", or the name without a trailing
 //     model name or "measured"), so markers and their model line match;
-//     series sharing a colour differ by dash pattern and marker shape.
+//     series sharing a colour differ by dash pattern and marker shape, the
+//     same for one model in every colour, and the legend then lists the
+//     colours and the styles apart when that is shorter;
+//   - the x axis of a sweep has a tick at every swept value (W = 1, 2, …),
+//     a linear y axis five or so labelled values, a log axis 1-2-5 values;
+//   - intervals in the data (y_lo < y_hi) are drawn: bars with caps, or a
+//     shaded band along a dense curve;
+//   - a paper's error bound is drawn where the spec gives one: a band of
+//     ± Bound around each model that a measurement is judged by, or
+//     reference lines (Spec.Lines).
 //
 // SVG and PNG outputs carry no timestamps, so the same table gives the same
 // bytes.
 package figure
 
 import (
-	"bytes"
 	"fmt"
+	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"pslab/engine/dataset"
 )
 
 // Spec says how to draw a figure.
 type Spec struct {
-	Title   string
-	Caption string // second title line, e.g. assumptions
+	Title   string // wrapped to at most two lines
+	Caption string // printed under the panels: assumptions, sources, notes
 	XLabel  string // with unit
 	YLabel  string // with unit
 	Bar     bool   // grouped bar chart over categories instead of curves
@@ -43,22 +51,70 @@ type Spec struct {
 	// "bottom right": the legend column beside the panel is aligned with
 	// its top (top …) or bottom (bottom …).
 	Legend string
+	// XCategories draws the x values as evenly spaced categories with the
+	// series side by side and not joined: configurations measured one by
+	// one (two link bandwidths), not a sweep a line may interpolate. A
+	// panel whose series all sit at one x value is drawn so anyway.
+	XCategories bool
+	// Panels put the series whose names start with Match and contain
+	// Contains in a panel of their own, in the order listed, titled Title;
+	// their legend leaves the prefix out. A last panel with neither takes
+	// the series left; series no panel takes follow in panels of their own.
+	Panels []Panel
+	// Bound is a paper's claimed relative error bound (0.1 for "within
+	// 10%"), drawn as a band from (1 − Bound)·y to (1 + Bound)·y around
+	// every model series a measurement is compared with; BoundLabel is its
+	// legend entry (default "paper's bound: model ± 10%").
+	Bound      float64
+	BoundLabel string
+	// Lines are horizontal reference lines, e.g. a paper's bound on an
+	// error axis.
+	Lines []Line
 }
 
-// Size of a figure with one panel (without its legend column); each extra
-// panel adds PanelHeight.
+// Panel is a panel a spec asks for: the series whose names start with
+// Match and contain Contains.
+type Panel struct {
+	Match    string // prefix of the names of the panel's series
+	Contains string // text in the names of the panel's series
+	Title    string // printed above the panel
+}
+
+// takes reports whether the panel takes the series named name.
+func (p Panel) takes(name string) bool {
+	return strings.HasPrefix(name, p.Match) && strings.Contains(name, p.Contains)
+}
+
+// Line is a horizontal reference line at Y with a legend label. On a bar
+// chart with Series set it is a mark over that series' bars only, in the
+// categories starting with one of Categories (every category if empty).
+type Line struct {
+	Y          float64
+	Label      string
+	Series     string
+	Categories []string
+}
+
+// matches reports whether the line is drawn in category c.
+func (l Line) matches(c string) bool {
+	if len(l.Categories) == 0 {
+		return true
+	}
+	for _, p := range l.Categories {
+		if strings.HasPrefix(c, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Size of a figure with one panel (without its legend column and
+// caption); each extra panel adds PanelHeight.
 const (
 	Width       = 7 * vg.Inch
 	Height      = 4.5 * vg.Inch
 	PanelHeight = 3.2 * vg.Inch
 )
-
-// MaxPanelRatio is the largest gap allowed between the values of two
-// series drawn in one panel (see splitByMagnitude).
-const MaxPanelRatio = 100
-
-// legendGap separates the data area from the legend column.
-var legendGap = vg.Points(8)
 
 // Render draws the result table t and returns the figure as SVG and PNG.
 func Render(s Spec, t *dataset.Table) (svg, png []byte, err error) {
@@ -73,7 +129,7 @@ func Render(s Spec, t *dataset.Table) (svg, png []byte, err error) {
 	}
 	f, err := build(s, t)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("figure %q: %w", s.Title, err)
 	}
 	if svg, err = f.encode("svg"); err != nil {
 		return nil, nil, err
@@ -82,12 +138,16 @@ func Render(s Spec, t *dataset.Table) (svg, png []byte, err error) {
 	return svg, png, err
 }
 
+// validate reports a table or spec the figure cannot be drawn from.
 func validate(s Spec, t *dataset.Table) error {
 	if t.Len() == 0 {
 		return fmt.Errorf("figure %q: no rows to plot", s.Title)
 	}
 	if s.Bar && s.LogY {
 		return fmt.Errorf("figure %q: a bar chart cannot have a log y axis (bars start at 0)", s.Title)
+	}
+	if s.Bound < 0 || s.Bound >= 1 {
+		return fmt.Errorf("figure %q: bound %v is not a fraction in [0, 1)", s.Title, s.Bound)
 	}
 	ys, xs, names, los := t.Floats("y"), t.Floats("x"), t.Strings("series"), t.Floats("y_lo")
 	for i := range ys {
@@ -99,102 +159,4 @@ func validate(s Spec, t *dataset.Table) error {
 		}
 	}
 	return nil
-}
-
-// panel is one plot with the legend drawn beside it.
-type panel struct {
-	p      *plot.Plot
-	legend plot.Legend
-}
-
-// fig is a figure: panels stacked vertically, legends in a right column.
-type fig struct {
-	spec   Spec
-	panels []panel
-}
-
-func build(s Spec, t *dataset.Table) (*fig, error) {
-	f := &fig{spec: s}
-	for i, part := range splitByMagnitude(group(t)) {
-		colours := styles(part)
-		p := plot.New()
-		if i == 0 {
-			p.Title.Text = s.Title
-			if s.Caption != "" {
-				p.Title.Text += "\n" + wrap(s.Caption, 110)
-			}
-			p.Title.TextStyle.Font.Size = vg.Points(10)
-		}
-		p.X.Label.Text = s.XLabel
-		p.Y.Label.Text = s.YLabel
-		p.Add(plotter.NewGrid())
-		l := plot.NewLegend()
-		l.TextStyle.Font.Size = vg.Points(9)
-		l.Top = s.Legend == "" || s.Legend == "top left" || s.Legend == "top right"
-		l.Left = true
-		var err error
-		if s.Bar {
-			err = bars(p, &l, part)
-		} else {
-			err = curves(p, &l, part, colours)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("figure %q: %w", s.Title, err)
-		}
-		if s.LogX {
-			p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, logTicks{}
-		}
-		if s.LogY {
-			p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, logTicks{}
-		}
-		if !s.LogY && p.Y.Min > 0 && !s.Bar {
-			p.Y.Min = 0 // throughput and time axes start at zero
-		}
-		f.panels = append(f.panels, panel{p: p, legend: l})
-	}
-	return f, nil
-}
-
-// size returns the figure's size and the legend column's width.
-func (f *fig) size() (w, h, legendW vg.Length) {
-	for i := range f.panels {
-		r := f.panels[i].legend.Rectangle(draw.Canvas{})
-		legendW = max(legendW, r.Max.X-r.Min.X)
-	}
-	h = Height + vg.Length(len(f.panels)-1)*PanelHeight
-	return Width + legendW + 2*legendGap, h, legendW
-}
-
-func (f *fig) encode(format string) ([]byte, error) {
-	w, h, legendW := f.size()
-	c, err := draw.NewFormattedCanvas(w, h, format)
-	if err != nil {
-		return nil, err
-	}
-	dc := draw.New(c)
-	top := dc.Max.Y
-	for i := range f.panels {
-		ph := PanelHeight
-		if i == 0 {
-			ph = Height
-		}
-		area := dc
-		area.Max.Y, area.Min.Y = top, top-ph
-		top -= ph
-		data := area
-		data.Max.X = area.Max.X - legendW - 2*legendGap
-		f.panels[i].p.Draw(data)
-		// The legend column starts at the data area's top (below the
-		// title) and ends at its bottom (above the x axis labels).
-		col := area
-		col.Min.X = data.Max.X + legendGap
-		col.Max.Y -= f.panels[i].p.Title.TextStyle.Rectangle(f.panels[i].p.Title.Text).Size().Y + vg.Points(8)
-		col.Min.Y += vg.Points(30)
-		f.panels[i].legend.Draw(col)
-	}
-	var b bytes.Buffer
-	if _, err := c.WriteTo(&b); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }

@@ -2,7 +2,6 @@ package figure
 
 import (
 	"math"
-	"sort"
 	"strings"
 
 	"pslab/engine/dataset"
@@ -13,6 +12,9 @@ type series struct {
 	name, origin, model string
 	x, y, lo, hi        []float64
 	cats                []string
+	// prefix is the part of the name its panel's title already says
+	// (Panel.Match); the legend leaves it out.
+	prefix string
 }
 
 // group returns the series in order of first appearance.
@@ -37,12 +39,43 @@ func group(t *dataset.Table) []*series {
 	return out
 }
 
-// label is the series' legend entry.
-func (s *series) label() string {
-	if s.origin == dataset.Derived || strings.HasSuffix(s.name, " "+s.origin) {
+// short is the name without its panel's prefix.
+func (s *series) short() string {
+	if s.prefix == "" || !strings.HasPrefix(s.name, s.prefix) {
 		return s.name
 	}
-	return s.name + " (" + s.origin + ")"
+	rest := strings.TrimLeft(strings.TrimPrefix(s.name, s.prefix), " ,:")
+	if rest == "" {
+		return s.name
+	}
+	return rest
+}
+
+// label is the series' legend entry.
+func (s *series) label() string {
+	n := s.short()
+	if s.origin == dataset.Derived || n == s.origin || strings.HasSuffix(n, " "+s.origin) {
+		return n
+	}
+	return n + " (" + s.origin + ")"
+}
+
+// measured reports whether the series is a measurement (markers with
+// error bars, no line).
+func (s *series) measured() bool { return s.origin == dataset.Measured }
+
+// reference reports whether the series is a reference line (a bottleneck
+// bound or speedup limit), drawn thin, dark and without markers.
+func (s *series) reference() bool { return s.model == "bound" }
+
+// hasCI reports whether any point has an interval (y_lo < y_hi).
+func (s *series) hasCI() bool {
+	for i := range s.y {
+		if s.lo[i] < s.hi[i] {
+			return true
+		}
+	}
+	return false
 }
 
 // span returns the smallest non-zero and the largest |y| of the series,
@@ -62,39 +95,68 @@ func (s *series) span() (lo, hi float64) {
 	return lo, hi
 }
 
-// colourKey is the name a series shares its colour by: the part before
-// ": " ("testbed VGG-16 bs 128: icpe20 simulator" and the measured
-// "testbed VGG-16 bs 128"), else the name without a trailing "measured" or
-// model name ("AlexNet measured", "AlexNet zhang").
-func (s *series) colourKey() string {
+// parse splits the name into the configuration it is about (its colour
+// key) and what drew it (its style key): "testbed VGG-16 bs 128: icpe20
+// simulator" is ("testbed VGG-16 bs 128", "icpe20 simulator"), "AlexNet
+// zhang" with model zhang is ("AlexNet", "zhang"), a measurement "AlexNet
+// measured" or "testbed VGG-16" is (its configuration, "measured"); a name
+// of neither form has no style key.
+func (s *series) parse() (key, style string) {
 	n := s.name
-	if i := strings.Index(n, ": "); i >= 0 {
-		return n[:i]
+	if i := strings.Index(n, ": "); i > 0 {
+		return n[:i], n[i+2:]
 	}
-	for _, suf := range []string{" (measured)", " measured", " " + s.model} {
-		if len(suf) > 1 && strings.HasSuffix(n, suf) && len(n) > len(suf) {
-			return strings.TrimSuffix(n, suf)
+	if s.measured() {
+		for _, suf := range []string{" (measured)", " measured"} {
+			if strings.HasSuffix(n, suf) && len(n) > len(suf) {
+				return strings.TrimSuffix(n, suf), "measured"
+			}
 		}
+		return n, "measured"
 	}
-	return n
+	if m := s.model; m != "" && len(n) > len(m)+1 && strings.EqualFold(n[len(n)-len(m)-1:], " "+m) {
+		return n[:len(n)-len(m)-1], n[len(n)-len(m):]
+	}
+	return n, ""
 }
 
-// keys returns the colour key each series is drawn by: its colourKey when
-// a measured series and a model series share that key (the measurement
-// takes the model's colour), else its own name.
+// colourKey is the name a series shares its colour by (parse's key).
+func (s *series) colourKey() string {
+	k, _ := s.parse()
+	return k
+}
+
+// keys returns the colour key each series is drawn by. Series share a
+// colour when they are about one configuration and either a measurement
+// of it is drawn (the markers take their model's colour) or the names form
+// a grid, several configurations each drawn by several models (icpe20
+// Fig. 21's DNNs × simulator, Lin et al., Cynthia): then colour says the
+// configuration and line style the model. Any other series gets a colour
+// of its own (key "\x00" + name).
 func keys(ser []*series) map[*series]string {
 	measured, model := map[string]bool{}, map[string]bool{}
+	styled := map[string]int{}
 	for _, s := range ser {
-		if s.origin == dataset.Measured {
-			measured[s.colourKey()] = true
+		k, st := s.parse()
+		if s.measured() {
+			measured[k] = true
 		} else {
-			model[s.colourKey()] = true
+			model[k] = true
+		}
+		if st != "" {
+			styled[k]++
+		}
+	}
+	grid := false
+	if len(styled) >= 2 {
+		for _, n := range styled {
+			grid = grid || n >= 2
 		}
 	}
 	out := map[*series]string{}
 	for _, s := range ser {
-		k := s.colourKey()
-		if !measured[k] || !model[k] {
+		k, st := s.parse()
+		if !(measured[k] && model[k]) && !(grid && st != "") {
 			k = "\x00" + s.name
 		}
 		out[s] = k
@@ -102,74 +164,53 @@ func keys(ser []*series) map[*series]string {
 	return out
 }
 
-// style is a series' colour index and its variant among the series that
-// share the colour.
-type style struct{ colour, variant int }
+// style is how a series is drawn: a colour index and a variant (dash
+// pattern and marker shape); grouped says the colour stands for a
+// configuration shared with other series and the variant for what drew it
+// (the legend can then list colours and variants apart).
+type style struct {
+	colour, variant int
+	grouped         bool
+	key, what       string // the colour key and the style key when grouped
+}
 
-// styles assigns colours by colour key, in order of first appearance.
+// styles assigns colours by colour key in order of first appearance. A
+// series sharing its colour takes the variant of its style key, the same
+// in every colour (the simulator is solid wherever it appears); a series
+// with a colour of its own takes the variant of its colour index, so that
+// dash and marker tell series apart where colours cannot.
 func styles(ser []*series) map[*series]style {
 	out := map[*series]style{}
 	ks := keys(ser)
-	index := map[string]int{}
-	used := map[string]int{}
+	colour, variant := map[string]int{}, map[string]int{}
 	for _, s := range ser {
 		k := ks[s]
-		c, ok := index[k]
+		c, ok := colour[k]
 		if !ok {
-			c = len(index)
-			index[k] = c
+			c = len(colour)
+			colour[k] = c
 		}
-		out[s] = style{colour: c, variant: used[k]}
-		used[k]++
+		st := style{colour: c, variant: c}
+		if !strings.HasPrefix(k, "\x00") {
+			_, what := s.parse()
+			if what == "" {
+				what = s.name
+			}
+			v, ok := variant[what]
+			if !ok && what != "measured" {
+				v = len(variant)
+				variant[what] = v
+			}
+			st = style{colour: c, variant: v, grouped: true, key: k, what: what}
+		}
+		out[s] = st
 	}
 	return out
 }
 
-// splitByMagnitude splits the series into panels so that no panel holds
-// two series whose values are more than MaxPanelRatio apart: a series
-// joins the panel of the series above it unless its largest value is more
-// than MaxPanelRatio below the smallest value already in that panel.
-// A measurement stays with its model (keys). Panels are ordered by
-// decreasing values; series keep their order within a panel.
-func splitByMagnitude(ser []*series) [][]*series {
-	type grp struct {
-		key    string
-		lo, hi float64
-	}
-	var groups []*grp
-	byKey := map[string]*grp{}
-	ks := keys(ser)
-	for _, s := range ser {
-		k := ks[s]
-		g := byKey[k]
-		if g == nil {
-			g = &grp{key: k, lo: math.Inf(1)}
-			byKey[k] = g
-			groups = append(groups, g)
-		}
-		lo, hi := s.span()
-		if hi > 0 {
-			g.lo, g.hi = math.Min(g.lo, lo), math.Max(g.hi, hi)
-		}
-	}
-	sorted := append([]*grp(nil), groups...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].hi > sorted[j].hi })
-	panelOf := map[string]int{}
-	panels, floor := 0, math.Inf(1)
-	for _, g := range sorted {
-		if panels == 0 || (g.hi > 0 && floor/g.hi > MaxPanelRatio) {
-			panels++
-			floor = math.Inf(1)
-		}
-		if g.hi > 0 {
-			floor = math.Min(floor, g.lo)
-		}
-		panelOf[g.key] = panels - 1
-	}
-	out := make([][]*series, panels)
-	for _, s := range ser {
-		p := panelOf[ks[s]]
-		out[p] = append(out[p], s)
-	}
-	return out
-}
+// glyphFallback spells the characters the figures' typeface (Liberation
+// Sans) lacks, which would otherwise vanish from the text.
+var glyphFallback = strings.NewReplacer("⌈", "ceil(", "⌉", ")", "⌊", "floor(", "⌋", ")", "∝", "~")
+
+// glyphs returns s with every character the typeface lacks spelled out.
+func glyphs(s string) string { return glyphFallback.Replace(s) }
