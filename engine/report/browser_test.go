@@ -40,9 +40,12 @@ func chromium(t *testing.T) string {
 
 // TestReportInBrowser builds the report from the committed results and
 // drives headless Chromium through it: the index filter hides rows, a link
-// leads to an experiment page whose SVG figure has a non-zero size and
-// whose checks table has one row per golden check, and no page logs a
-// console error or throws.
+// leads to an experiment page whose SVG figure has a non-zero size, whose
+// checks table has one row per golden check and whose figure opens full
+// size when clicked; the accuracy page has a row per configuration with
+// its host-limited verdict and the summaries in its footer; a dataset page
+// has its plot and grouped metadata; and no page logs a console error or
+// throws.
 func TestReportInBrowser(t *testing.T) {
 	bin := chromium(t)
 	out := filepath.Join(t.TempDir(), "report")
@@ -152,8 +155,51 @@ func TestReportInBrowser(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, len(g.Checks), rows, "one table row per golden check")
 
+	// The figure opens full size: clicking it loads the SVG alone.
+	var root string
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Click("#figure a svg", chromedp.ByQuery, chromedp.NodeVisible),
+		chromedp.WaitReady("svg", chromedp.ByQuery),
+		chromedp.Location(&url),
+		chromedp.Evaluate(`document.documentElement.tagName`, &root),
+	))
+	require.True(t, strings.HasSuffix(url, "/fig/icpe20/fig14.svg"), url)
+	require.Equal(t, "svg", root)
+
+	// The accuracy page: one row per configuration with its host-limited
+	// verdict, the summaries in the footer under a label.
+	a := site.Accuracy
+	var body, foot, verdicts int
+	require.NoError(t, chromedp.Run(ctx, chromedp.Navigate("file://"+filepath.ToSlash(filepath.Join(out, "accuracy.html"))),
+		chromedp.WaitVisible("#accuracy", chromedp.ByID),
+		chromedp.Evaluate(`document.querySelectorAll("#accuracy tbody tr").length`, &body),
+		chromedp.Evaluate(`document.querySelectorAll("#accuracy tfoot tr").length`, &foot),
+		chromedp.Evaluate(`document.querySelectorAll("#accuracy tbody td.hl.yes, #accuracy tbody td.hl.no").length`, &verdicts),
+	))
+	require.Equal(t, len(a.Rows), body)
+	require.Equal(t, len(a.Summaries)+1, foot, "summaries and the footer's label row")
+	require.Equal(t, len(a.Rows), verdicts, "every configuration says whether it was host-limited")
+
+	// A dataset page: a small plot with a size, the metadata grouped.
+	var d *Dataset
+	for _, x := range site.Datasets {
+		if strings.HasSuffix(x.Rel, "/throughput.arrow") && d == nil {
+			d = x
+		}
+	}
+	require.NotNil(t, d, "a testbed throughput dataset")
+	var groups int
+	require.NoError(t, chromedp.Run(ctx, chromedp.Navigate("file://"+filepath.ToSlash(filepath.Join(out, d.Page()))),
+		chromedp.WaitVisible("#plot svg", chromedp.ByQuery),
+		chromedp.Evaluate(`(() => { const r = document.querySelector("#plot svg").getBoundingClientRect(); return [r.width, r.height]; })()`, &size),
+		chromedp.Evaluate(`document.querySelectorAll("#metadata tbody").length`, &groups),
+	))
+	require.Greater(t, size[0], 100.0, "plot width")
+	require.Greater(t, size[1], 100.0, "plot height")
+	require.Equal(t, len(d.Meta), groups, "one table section per metadata group")
+
 	// Every other kind of page loads cleanly too.
-	for _, p := range []string{"accuracy.html", "datasets.html", site.Datasets[0].Page()} {
+	for _, p := range []string{"datasets.html", site.Datasets[0].Page()} {
 		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate("file://"+filepath.ToSlash(filepath.Join(out, p))),
 			chromedp.WaitReady("body", chromedp.ByQuery)), p)
 	}

@@ -9,10 +9,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 
 	"pslab/engine/atomicfile"
+	"pslab/engine/experiment"
 )
 
 //go:embed templates/*.html
@@ -29,50 +31,89 @@ type Options struct {
 	Root string
 	// Out is the site directory; it is replaced as a whole.
 	Out string
-	// NoData leaves out the dataset copies and their Parquet and CSV
-	// exports (the pages still link to where they would be).
+	// NoData leaves out the dataset downloads, the Parquet and gzip'd CSV
+	// conversions (the pages still link to where they would be).
 	NoData bool
 }
 
 // Build loads the site from opt.Root and writes it to opt.Out atomically:
 // into a temporary directory beside Out, renamed into place once complete.
 // On error nothing is left behind and an existing Out is untouched.
+//
+// The pages are rendered in memory (a few MB); the dataset downloads are
+// streamed to their files a few at a time, so Build's memory does not
+// grow with the datasets. Pages link each dataset's Arrow file where it
+// is in the repository, by a path relative to Out.
 func Build(opt Options) (*Site, error) {
 	site, err := Load(opt.Root)
 	if err != nil {
 		return nil, err
 	}
+	site.RepoHref = repoHref(opt.Root, opt.Out)
 	files, err := site.Render()
 	if err != nil {
 		return nil, err
 	}
-	if !opt.NoData {
-		err = parallel(len(site.Datasets), func(i int) error {
-			d := site.Datasets[i]
-			links := map[string]string{d.File(".arrow"): filepath.Join(opt.Root, filepath.FromSlash(d.Rel))}
-			if prev := filepath.Join(opt.Out, filepath.FromSlash(d.File(""))); d.sameAs(prev + ".arrow") {
-				// The exports are a function of the Arrow bytes: reuse the
-				// previous report's.
-				links[d.File(".parquet")], links[d.File(".csv")] = prev+".parquet", prev+".csv"
-			} else {
-				ex, err := d.exports()
-				if err != nil {
-					return err
-				}
-				files.addAll(ex)
-			}
-			files.mu.Lock()
-			defer files.mu.Unlock()
-			for k, v := range links {
-				files.links[k] = v
-			}
+	for _, e := range site.Experiments {
+		files.links[e.FigureFile()] = experiment.FigurePath(opt.Root, e.Spec, ".svg")
+	}
+	err = files.writeTo(opt.Out, func(dir string) error {
+		if opt.NoData {
 			return nil
-		})
-		if err != nil {
-			return nil, err
+		}
+		return site.writeDownloads(opt.Root, dir, filepath.Clean(opt.Out))
+	})
+	if err != nil {
+		return nil, err
+	}
+	site.Files, site.Bytes, err = du(opt.Out)
+	return site, err
+}
+
+// repoHref is the repository root as a link from the site root out:
+// relative ("../" for a site at root/report), or a file:// URL where no
+// relative path exists.
+func repoHref(root, out string) string {
+	ar, err1 := filepath.Abs(root)
+	ao, err2 := filepath.Abs(out)
+	if err1 == nil && err2 == nil {
+		if r, err := filepath.Rel(ao, ar); err == nil {
+			if r == "." {
+				return ""
+			}
+			return filepath.ToSlash(r) + "/"
 		}
 	}
-	return site, files.writeTo(opt.Out)
+	u := filepath.ToSlash(ar)
+	if !strings.HasPrefix(u, "/") { // C:/x → file:///C:/x
+		u = "/" + u
+	}
+	return "file://" + u + "/"
+}
+
+// RepoFile is the link from a page whose site root is base to the
+// repository file rel (slash-separated, relative to the root).
+func (s *Site) RepoFile(base, rel string) string {
+	if strings.HasPrefix(s.RepoHref, "file://") {
+		return s.RepoHref + rel
+	}
+	return base + s.RepoHref + rel
+}
+
+// du counts the files under dir and their bytes.
+func du(dir string) (files int, bytes int64, err error) {
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		files, bytes = files+1, bytes+info.Size()
+		return nil
+	})
+	return files, bytes, err
 }
 
 // Render renders every page of the site, keyed by path within it.
@@ -120,8 +161,15 @@ func (s *Site) Render() (*Files, error) {
 // Page is the experiment's page relative to the site root.
 func (e *Experiment) Page() string { return "e/" + e.Spec.ID + ".html" }
 
+// FigureFile is the experiment's figure in the site (a link to
+// figures/<paper>/<name>.svg): its page's figure opens it full size.
+func (e *Experiment) FigureFile() string { return "fig/" + e.Spec.Paper + "/" + e.Spec.Name + ".svg" }
+
 var funcs = template.FuncMap{
 	"marker": func() template.HTML { return template.HTML(marker) },
+	// sha is the attribute recording a dataset's SHA-256 (shaAttr).
+	"sha": func(sum string) template.HTMLAttr { return template.HTMLAttr(shaAttr(sum)) },
+	"add": func(a, b int) int { return a + b },
 }
 
 // Files are the site's files by path (slash-separated, relative).
@@ -143,17 +191,20 @@ func (f *Files) addAll(m map[string][]byte) {
 	}
 }
 
-// Get returns the file at path within the site.
+// Get returns the rendered file at path within the site (Build writes
+// the files out and empties f).
 func (f *Files) Get(path string) ([]byte, bool) {
 	b, ok := f.m[path]
 	return b, ok
 }
 
-// writeTo writes the files into a temporary directory beside out and
-// renames it to out, replacing a previous report (atomicfile.NewDir: the
-// leftovers of a report killed mid-write, .<name>.tmp-N and .<name>.tmp-N.old
-// beside out, are removed first unless their writer still runs).
-func (f *Files) writeTo(out string) error {
+// writeTo writes the files into a temporary directory beside out (f is
+// emptied as it goes), calls more (if not nil) to write the rest into it,
+// and renames it to out,
+// replacing a previous report (atomicfile.NewDir: the leftovers of a
+// report killed mid-write, .<name>.tmp-N and .<name>.tmp-N.old beside
+// out, are removed first unless their writer still runs).
+func (f *Files) writeTo(out string, more func(dir string) error) error {
 	out = filepath.Clean(out)
 	if err := replaceable(out); err != nil {
 		return err
@@ -164,37 +215,42 @@ func (f *Files) writeTo(out string) error {
 	}
 	defer dir.Abort()
 	tmp := dir.Path
-	for p, b := range f.m {
+	for _, p := range sortedPaths(f.m) {
 		full := filepath.Join(tmp, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			return err
 		}
-		if err := os.WriteFile(full, b, 0o644); err != nil {
+		if err := os.WriteFile(full, f.m[p], 0o644); err != nil {
+			return err
+		}
+		delete(f.m, p) // written: its memory is free for the downloads
+	}
+	for _, p := range sortedPaths(f.links) {
+		full := filepath.Join(tmp, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return err
+		}
+		if err := linkOrCopy(f.links[p], full); err != nil {
 			return err
 		}
 	}
-	for p, src := range f.links {
-		full := filepath.Join(tmp, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return err
-		}
-		if err := linkOrCopy(src, full); err != nil {
+	if more != nil {
+		if err := more(tmp); err != nil {
 			return err
 		}
 	}
 	return dir.Commit()
 }
 
-// linkOrCopy hard-links src to dst, or copies it where links fail.
-func linkOrCopy(src, dst string) error {
-	if os.Link(src, dst) == nil {
-		return nil
+// sortedPaths returns the keys of m sorted, so that files are written (and
+// errors met) in the same order every time.
+func sortedPaths[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
 	}
-	b, err := os.ReadFile(src)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(dst, b, 0o644)
+	sort.Strings(out)
+	return out
 }
 
 // replaceable reports an error if out exists and is not an earlier report

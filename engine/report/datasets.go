@@ -1,8 +1,10 @@
 package report
 
 import (
-	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"html/template"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -24,20 +26,28 @@ type Dataset struct {
 	Slug    string // page name: Rel without .arrow, "/" as "--"
 	Schema  string // pslab.schema name
 	Columns []Column
-	// Prov lists the provenance keys in a fixed order: origin, source,
-	// licence, command, notes, then the others sorted.
+	// Prov lists the provenance keys present, in provenanceKeys order.
 	Prov                    []KV
 	Origin, Licence, Source string
 	Command                 string
-	Rows                    int64
-	Head                    [][]string
-	UsedBy                  []*Experiment
-	// raw is the Arrow file, for the copies and exports.
-	raw []byte
+	// Meta are the other metadata keys, grouped and named (keys.go).
+	Meta []MetaGroup
+	Rows int64
+	Head [][]string
+	// SHA256 is the hex SHA-256 of the Arrow file: what the page shows,
+	// and what the downloads were converted from.
+	SHA256 string
+	// Plot is the page's small plot (nil when nothing is plotted) and
+	// PlotCaption says what it shows, or why there is none.
+	Plot        template.HTML
+	PlotCaption string
+	UsedBy      []*Experiment
+	// meta is the schema metadata by key.
+	meta map[string]string
 }
 
-// Column is a column of a dataset with its type and unit.
-type Column struct{ Name, Type, Unit string }
+// Column is a column of a dataset with its type, unit and meaning.
+type Column struct{ Name, Type, Unit, Doc string }
 
 // KV is one metadata entry.
 type KV struct{ Key, Value string }
@@ -45,8 +55,9 @@ type KV struct{ Key, Value string }
 // Page is the dataset's page relative to the site root.
 func (d *Dataset) Page() string { return "d/" + d.Slug + ".html" }
 
-// File is the dataset's copy in the site, with extension ext
-// (".arrow", ".parquet", ".csv").
+// File is the dataset's download in the site with extension ext
+// (".parquet", ".csv.gz"); the Arrow file itself is linked where it is
+// in the repository (Site.RepoFile), not copied.
 func (d *Dataset) File(ext string) string {
 	return "data/" + strings.TrimSuffix(strings.TrimPrefix(d.Rel, "datasets/"), ".arrow") + ext
 }
@@ -68,46 +79,45 @@ func findDatasets(root string) ([]string, error) {
 	return out, nil
 }
 
-// loadDataset reads the Arrow file at path: schema, provenance, row count
-// and the first rows.
+// loadDataset reads the Arrow file at path: schema, provenance and
+// metadata, row count, the first rows, its plot and its SHA-256. It keeps
+// none of the file's bytes.
 func loadDataset(root, path string) (*Dataset, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	r := rel(root, path)
 	t, err := export.ReadArrow(raw, dataset.Allocator)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", rel(root, path), err)
+		return nil, fmt.Errorf("%s: %w", r, err)
 	}
 	defer t.Release()
-	r := rel(root, path)
+	sum := sha256.Sum256(raw)
 	d := &Dataset{Rel: r, Slug: strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(r, "datasets/"), ".arrow"), "/", "--"),
-		Rows: t.NumRows(), raw: raw}
+		Rows: t.NumRows(), SHA256: hex.EncodeToString(sum[:]), meta: map[string]string{}}
 	md := t.Schema().Metadata()
-	meta := map[string]string{}
 	for i, k := range md.Keys() {
-		meta[k] = md.Values()[i]
+		d.meta[k] = md.Values()[i]
 	}
+	meta := d.meta
 	d.Schema, d.Origin, d.Licence, d.Source, d.Command = meta["pslab.schema"], meta["origin"], meta["licence"], meta["source"], meta["command"]
-	var extra []string
-	for k := range meta {
-		switch {
-		case k == "pslab.schema" || strings.HasPrefix(k, "unit."):
-		case k == "origin" || k == "source" || k == "licence" || k == "command" || k == "notes":
-		default:
-			extra = append(extra, k)
-		}
-	}
-	sort.Strings(extra)
-	for _, k := range append([]string{"origin", "source", "licence", "command", "notes"}, extra...) {
+	for _, k := range provenanceKeys {
 		if v, ok := meta[k]; ok {
 			d.Prov = append(d.Prov, KV{k, v})
 		}
 	}
-	for _, f := range t.Schema().Fields() {
-		d.Columns = append(d.Columns, Column{Name: f.Name, Type: f.Type.String(), Unit: meta["unit."+f.Name]})
+	d.Meta = groupMeta(meta)
+	docs := columnDocs(path, d.Schema)
+	for i, f := range t.Schema().Fields() {
+		d.Columns = append(d.Columns, Column{Name: f.Name, Type: f.Type.String(), Unit: export.Unit(t.Schema(), i), Doc: docs[f.Name]})
 	}
 	d.Head = head(t, HeadRows)
+	c, caption := plotDataset(d.Schema, t, meta)
+	if c != nil {
+		d.Plot = c.svg(caption)
+	}
+	d.PlotCaption = caption
 	return d, nil
 }
 
@@ -128,35 +138,6 @@ func head(t arrow.Table, n int) [][]string {
 		}
 	}
 	return out
-}
-
-// exports returns the dataset's Parquet and CSV forms, keyed by site path.
-func (d *Dataset) exports() (map[string][]byte, error) {
-	t, err := export.ReadArrow(d.raw, dataset.Allocator)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", d.Rel, err)
-	}
-	defer t.Release()
-	var pq, csv strings.Builder
-	if err := export.Parquet(&pq, t, dataset.Allocator); err != nil {
-		return nil, fmt.Errorf("%s: %w", d.Rel, err)
-	}
-	if err := export.CSV(&csv, t); err != nil {
-		return nil, fmt.Errorf("%s: %w", d.Rel, err)
-	}
-	return map[string][]byte{d.File(".parquet"): []byte(pq.String()), d.File(".csv"): []byte(csv.String())}, nil
-}
-
-// sameAs reports whether the file at path holds the dataset's bytes and
-// the Parquet and CSV exports beside it exist (an earlier report's copy).
-func (d *Dataset) sameAs(path string) bool {
-	for _, ext := range []string{".parquet", ".csv"} {
-		if _, err := os.Stat(strings.TrimSuffix(path, ".arrow") + ext); err != nil {
-			return false
-		}
-	}
-	b, err := os.ReadFile(path)
-	return err == nil && bytes.Equal(b, d.raw)
 }
 
 // inputDatasets returns the datasets an input path names: the file, or

@@ -65,6 +65,9 @@ type CheckRow struct {
 	Result                             string // pass, deviation, inconclusive or fail
 	Reason                             string // deviation reason, or why it fails
 	Note                               string
+	// check is the golden check (the accuracy page applies its bound to
+	// other values).
+	check *golden.Check
 }
 
 // Claim is one quoted source of the experiment's paper checks.
@@ -142,7 +145,7 @@ func (e *Experiment) evaluate(g *golden.File, res *experiment.Result) {
 	for _, o := range g.Evaluate(res.Lookup) {
 		c := o.Check
 		row := CheckRow{Name: c.Name(), Op: c.Op, Expected: num(c.Expected), Source: c.Source,
-			Class: sourceClass(c.Source), Note: c.Note, Got: "—"}
+			Class: sourceClass(c.Source), Note: c.Note, Got: "—", check: c}
 		if o.Found {
 			row.Got = num(o.Got)
 		}

@@ -11,7 +11,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"pslab/engine/dataset"
 	"pslab/engine/experiment"
+	"pslab/engine/export"
 )
 
 // repoRoot is the repository whose committed results the tests read.
@@ -30,15 +32,27 @@ func TestBuildByteStable(t *testing.T) {
 	require.NoError(t, err)
 	fa := tree(t, a)
 	sameTree(t, fa, tree(t, b), "two builds")
-	require.Len(t, fa, 3+len(site.Experiments)+len(site.Datasets))
+	// index, datasets and accuracy pages, a page and a figure per
+	// experiment, a page per dataset (no downloads with NoData).
+	require.Equal(t, 3+2*len(site.Experiments)+len(site.Datasets), len(fa), "files in the site")
+	require.Equal(t, len(fa), site.Files)
 	require.NotEmpty(t, site.Datasets)
 	require.NotNil(t, site.Accuracy, "the accuracy experiment is in the repository")
 	require.Zero(t, site.Total.Failed, "committed results fail a golden check: run make figures")
 	index := string(fa["index.html"])
 	for _, e := range site.Experiments {
 		require.Contains(t, index, `href="`+e.Page()+`"`)
-		require.Contains(t, string(fa[e.Page()]), "<svg")
+		page := string(fa[e.Page()])
+		require.Contains(t, page, "<svg")
+		// The inline figure opens full size: a link to the site's copy.
+		require.Contains(t, page, `<a href="../`+e.FigureFile()+`"`, e.Spec.ID)
+		require.NotEmpty(t, fa[e.FigureFile()], e.Spec.ID)
 	}
+	// Dataset pages link the Arrow file where it is in the repository.
+	d := site.Datasets[0]
+	require.Contains(t, string(fa[d.Page()]), `href="`+site.RepoFile("../", d.Rel)+`"`)
+	_, err = os.Stat(filepath.Join(a, "d", filepath.FromSlash(site.RepoFile("../", d.Rel))))
+	require.NoError(t, err, "the Arrow link resolves from %s", d.Page())
 }
 
 func tree(t *testing.T, dir string) map[string][]byte {
@@ -82,9 +96,12 @@ func TestBuildBadInputLeavesNothing(t *testing.T) {
 	_, err := Build(Options{Root: root, Out: out})
 	require.NoError(t, err)
 	before := tree(t, out)
-	for _, f := range []string{"index.html", "e/icpe20-fig23.html", "d/zoo--vgg16.html", "data/zoo/vgg16.arrow", "data/zoo/vgg16.parquet", "data/zoo/vgg16.csv"} {
+	for _, f := range []string{"index.html", "e/icpe20-fig23.html", "d/zoo--vgg16.html", "data/zoo/vgg16.parquet", "data/zoo/vgg16.csv.gz", "fig/icpe20/fig23.svg"} {
 		require.NotEmpty(t, before[f], f)
 	}
+	require.NotContains(t, before, "data/zoo/vgg16.arrow", "the Arrow file is linked, not copied")
+	exported, err := os.Stat(filepath.Join(out, "data/zoo/vgg16.parquet"))
+	require.NoError(t, err)
 
 	cases := []struct {
 		name, want string
@@ -110,10 +127,26 @@ func TestBuildBadInputLeavesNothing(t *testing.T) {
 		require.Len(t, ents, 1, "%s: nothing but the earlier report in %s", c.name, parent)
 	}
 
-	// Rebuilding reuses the earlier exports and gives the same bytes.
+	// Rebuilding reuses the earlier exports (the same file, linked) and
+	// gives the same bytes.
 	_, err = Build(Options{Root: root, Out: out})
 	require.NoError(t, err)
 	sameTree(t, before, tree(t, out), "rebuilt")
+	reused, err := os.Stat(filepath.Join(out, "data/zoo/vgg16.parquet"))
+	require.NoError(t, err)
+	require.True(t, os.SameFile(exported, reused), "the Parquet export is reused, not written again")
+
+	// A dataset whose bytes changed gets new downloads.
+	alex, err := os.ReadFile(filepath.Join(repoRoot, "datasets/zoo/alexnet.arrow"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(root, "datasets/zoo/vgg16.arrow"), alex, 0o644))
+	_, err = Build(Options{Root: root, Out: out})
+	require.NoError(t, err)
+	after := tree(t, out)
+	require.False(t, bytes.Equal(before["data/zoo/vgg16.parquet"], after["data/zoo/vgg16.parquet"]), "a changed dataset is exported again")
+	want, err := export.Convert("parquet", filepath.Join(repoRoot, "datasets/zoo/alexnet.arrow"), dataset.Allocator)
+	require.NoError(t, err)
+	require.Equal(t, want, after["data/zoo/vgg16.parquet"], "the download is pslab export's bytes")
 }
 
 // sameTree requires the same files with the same bytes, naming the first

@@ -22,6 +22,13 @@ type Site struct {
 	Papers   []PaperRow
 	Total    PaperRow
 	Accuracy *Accuracy
+	// RepoHref is the repository root as a link from the site root ("../"
+	// for a site at root/report; set by Build, "" after Load): pages link
+	// datasets' Arrow files there (RepoFile).
+	RepoHref string
+	// Files and Bytes count what Build wrote.
+	Files int
+	Bytes int64
 }
 
 // PaperRow counts one paper's experiments by status and its checks.
@@ -65,7 +72,11 @@ func Load(root string) (*Site, error) {
 		return nil, err
 	}
 	site.Datasets = make([]*Dataset, len(dpaths))
+	inflight := newBudget(arrowBudget)
 	err = parallel(len(dpaths), func(i int) (err error) {
+		n := fileSize(dpaths[i])
+		inflight.acquire(n)
+		defer inflight.release(n)
 		site.Datasets[i], err = loadDataset(root, dpaths[i])
 		return err
 	})
@@ -149,6 +160,57 @@ func paperIndex(p string) int {
 		}
 	}
 	return len(experiment.Papers)
+}
+
+// arrowBudget bounds the bytes of the Arrow files Load and Build hold at
+// once (each held with its decoded table and, while it is converted, the
+// Parquet writer's buffers): large files are converted one at a time, the
+// many small ones side by side. It keeps the report's peak memory below
+// that of pslab run.
+const arrowBudget = 4 << 20
+
+// budget is a counting semaphore of bytes.
+type budget struct {
+	mu          sync.Mutex
+	cond        *sync.Cond
+	free, total int64
+}
+
+func newBudget(total int64) *budget {
+	b := &budget{free: total, total: total}
+	b.cond = sync.NewCond(&b.mu)
+	return b
+}
+
+// acquire waits until n bytes are free (all of them, for n above the
+// total) and takes them.
+func (b *budget) acquire(n int64) {
+	n = min(n, b.total)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for b.free < n {
+		b.cond.Wait()
+	}
+	b.free -= n
+}
+
+// release returns what acquire(n) took.
+func (b *budget) release(n int64) {
+	n = min(n, b.total)
+	b.mu.Lock()
+	b.free += n
+	b.mu.Unlock()
+	b.cond.Broadcast()
+}
+
+// fileSize is the size of the file at path, or 0 if it cannot be read
+// (the read that follows reports the error).
+func fileSize(path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return st.Size()
 }
 
 // parallel calls f(0..n-1) on up to GOMAXPROCS goroutines and returns the

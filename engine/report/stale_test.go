@@ -34,7 +34,7 @@ func TestWriteRemovesStaleTempDirs(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(running.Path, "index.html"), []byte("partial"), 0o644))
 
 	files := &Files{m: map[string][]byte{"index.html": []byte(marker)}, links: map[string]string{}}
-	require.NoError(t, files.writeTo(out))
+	require.NoError(t, files.writeTo(out, nil))
 	got := map[string]bool{}
 	ents, err := os.ReadDir(parent)
 	require.NoError(t, err)

@@ -1,0 +1,215 @@
+package report
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"pslab/engine/dataset"
+	"pslab/engine/export"
+)
+
+var (
+	repoOnce sync.Once
+	repo     *Site
+	repoErr  error
+)
+
+// repoSite loads the site of the repository once for the tests that only
+// read it.
+func repoSite(t *testing.T) *Site {
+	t.Helper()
+	repoOnce.Do(func() { repo, repoErr = Load(repoRoot) })
+	require.NoError(t, repoErr)
+	return repo
+}
+
+// TestAccuracyRowsAndFooter is issue 27 item 5: the configurations are
+// the table's rows, each saying whether the testbed found it
+// host-limited; the experiment's summaries (all, host_limited, in_budget)
+// are labelled footer rows, never rows among the configurations.
+func TestAccuracyRowsAndFooter(t *testing.T) {
+	t.Parallel()
+	a := repoSite(t).Accuracy
+	require.NotNil(t, a)
+	m := a.Experiment.Run.Metrics
+	limited, within := 0, 0
+	for _, r := range a.Rows {
+		_, summary := summaryOrder[r.Config]
+		require.False(t, summary, "summary %s among the configurations", r.Config)
+		require.Contains(t, []string{"yes", "no"}, r.HostLimited, r.Config)
+		require.NotEmpty(t, r.Page, "%s links its throughput dataset", r.Config)
+		if r.HostLimited == "yes" {
+			limited++
+			require.NotEmpty(t, r.Cause, r.Config)
+		} else {
+			within++
+		}
+	}
+	require.Equal(t, float64(m["datasets.host_limited"]), float64(limited))
+	require.Equal(t, float64(m["datasets.in_budget"]), float64(within))
+	var got []string
+	for _, r := range a.Summaries {
+		got = append(got, r.Config)
+		require.NotEmpty(t, r.Label)
+	}
+	require.Equal(t, []string{"all", "host_limited", "in_budget"}, got)
+
+	files, err := repoSite(t).Render()
+	require.NoError(t, err)
+	page, _ := files.Get("accuracy.html")
+	body, foot, ok := strings.Cut(string(page), "<tfoot>")
+	require.True(t, ok, "the summaries are the table's footer")
+	require.NotContains(t, body, "<code>host_limited</code>")
+	require.NotContains(t, body, "<code>in_budget</code>")
+	require.Contains(t, foot, "mean over the 23 host-limited configurations")
+	require.Contains(t, foot, "mean over the 2 configurations within the host budget")
+}
+
+// TestAccuracyBoundsPerModel: every model with a paper bound has every
+// one of its configurations' cells judged by it; Cynthia's BSP cells are judged by its
+// 6.3% bound (stated for an average), not shaded "no bound claimed".
+func TestAccuracyBoundsPerModel(t *testing.T) {
+	t.Parallel()
+	a := repoSite(t).Accuracy
+	bounded := map[string]bool{}
+	for _, b := range a.Bounds {
+		bounded[b.Model] = true
+		require.NotEmpty(t, b.Scope, "%s %s", b.Model, b.Bound)
+	}
+	require.True(t, bounded["cynthia-bsp"])
+	for i, model := range a.Models {
+		for _, r := range a.Rows { // a summary row has only bounds stated for averages
+			c := r.Cells[i]
+			switch {
+			case c.Mean == "":
+				require.Equal(t, "na", c.Class)
+			case bounded[model]:
+				require.Contains(t, []string{"ok", "miss"}, c.Class, "%s on %s", model, r.Config)
+				require.NotEmpty(t, c.Bound, "%s on %s", model, r.Config)
+			default:
+				require.Equal(t, "nobound", c.Class, "%s on %s", model, r.Config)
+			}
+		}
+	}
+	for i, model := range a.Models {
+		if model != "cynthia-bsp" {
+			continue
+		}
+		for _, r := range a.Rows {
+			if c := r.Cells[i]; c.Mean != "" {
+				require.Contains(t, c.Bound, "mean ≤ 6.3", r.Config)
+			}
+		}
+	}
+}
+
+// TestEveryMetadataKeyDocumented: every schema metadata key of every
+// committed dataset is in keys.go, so a dataset page names and groups it.
+// A new key: add it to keyDocs.
+func TestEveryMetadataKeyDocumented(t *testing.T) {
+	t.Parallel()
+	for _, d := range repoSite(t).Datasets {
+		for _, g := range d.Meta {
+			for _, k := range g.Keys {
+				require.NotEqual(t, "unknown", g.ID, "%s: metadata key %q has no description in keys.go", d.Rel, k.Key)
+				require.NotEmpty(t, k.Name, "%s: %s", d.Rel, k.Key)
+			}
+		}
+		if strings.HasPrefix(d.Rel, "datasets/testbed") {
+			require.NotEmpty(t, d.Meta, d.Rel)
+		}
+	}
+}
+
+// TestDatasetPlots: every dataset page has a small plot, or says why not
+// (a table with no numeric column of a single unit); every testbed
+// dataset has one; plots stay small.
+func TestDatasetPlots(t *testing.T) {
+	t.Parallel()
+	for _, d := range repoSite(t).Datasets {
+		require.NotEmpty(t, d.PlotCaption, d.Rel)
+		if d.Plot == "" {
+			require.True(t, strings.HasPrefix(d.PlotCaption, "No plot"), "%s: %s", d.Rel, d.PlotCaption)
+			require.True(t, strings.HasPrefix(d.Schema, "reported:"), "%s has no plot", d.Rel)
+			continue
+		}
+		require.True(t, strings.HasPrefix(string(d.Plot), `<svg class="dsplot"`), d.Rel)
+		require.Less(t, len(d.Plot), 24<<10, "%s: plot of %d bytes", d.Rel, len(d.Plot))
+	}
+}
+
+// TestDownloadsReadBack: the Parquet download reads back as the dataset's
+// Arrow table, and the gzip'd CSV is pslab export's CSV.
+func TestDownloadsReadBack(t *testing.T) {
+	t.Parallel()
+	root := miniRepo(t)
+	out := filepath.Join(t.TempDir(), "report")
+	_, err := Build(Options{Root: root, Out: out})
+	require.NoError(t, err)
+	src := filepath.Join(root, "datasets/zoo/vgg16.arrow")
+	raw, err := os.ReadFile(src)
+	require.NoError(t, err)
+	want, err := export.ReadArrow(raw, dataset.Allocator)
+	require.NoError(t, err)
+	defer want.Release()
+
+	pq, err := os.ReadFile(filepath.Join(out, "data/zoo/vgg16.parquet"))
+	require.NoError(t, err)
+	got, err := export.ReadParquet(pq, dataset.Allocator)
+	require.NoError(t, err)
+	defer got.Release()
+	require.True(t, want.Schema().Equal(got.Schema()), "schema with units and provenance")
+	require.Equal(t, want.NumRows(), got.NumRows())
+
+	f, err := os.Open(filepath.Join(out, "data/zoo/vgg16.csv.gz"))
+	require.NoError(t, err)
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	require.NoError(t, err)
+	csv, err := io.ReadAll(z)
+	require.NoError(t, err)
+	wantCSV, err := export.Convert("csv", src, dataset.Allocator)
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(wantCSV, csv), "the CSV download is pslab export -format csv")
+}
+
+// TestDownloadsByteStable: two builds from the same repository, with the
+// downloads and without an earlier report to reuse, give the same bytes.
+func TestDownloadsByteStable(t *testing.T) {
+	t.Parallel()
+	root, dir := miniRepo(t), t.TempDir()
+	for _, out := range []string{"a", "b"} {
+		_, err := Build(Options{Root: root, Out: filepath.Join(dir, out)})
+		require.NoError(t, err)
+	}
+	a := tree(t, filepath.Join(dir, "a"))
+	require.NotEmpty(t, a["data/zoo/vgg16.csv.gz"])
+	sameTree(t, a, tree(t, filepath.Join(dir, "b")), "two builds with downloads")
+}
+
+// TestChartEscapesAndIsStable: a chart's text is escaped and its bytes
+// depend only on its data.
+func TestChartEscapesAndIsStable(t *testing.T) {
+	t.Parallel()
+	c := &chart{XLabel: "W <workers>", YLabel: "y & z", XTicks: []float64{1, 2, 3},
+		Series: []series{{Name: `a"b`, Kind: lines, X: []float64{1, 2, 3}, Y: []float64{10, 20, 15},
+			Lo: []float64{9, 19, 14}, Hi: []float64{11, 21, 16}}},
+		Rules: []rule{{Y: 12, Label: "bound <12>"}}}
+	s := string(c.svg("t<"))
+	require.Equal(t, s, string(c.svg("t<")))
+	for _, raw := range []string{"<workers>", "y & z", `a"b`, "<12>", `"t<"`} {
+		require.NotContains(t, s, raw)
+	}
+	require.Contains(t, s, "W &lt;workers&gt;")
+	for _, tick := range []string{">1<", ">2<", ">3<"} {
+		require.Contains(t, s, tick, "a tick at every W")
+	}
+}
