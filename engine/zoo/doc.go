@@ -26,6 +26,11 @@
 // the TensorFlow benchmark models of the papers may not have counted;
 // resnet101 178.2 MB. BatchNorm layers count their weight and bias only.
 //
+// ResNet-152 has no public per-layer profile; DeriveResNet152 derives one
+// from ResNet-101's (datasets/zoo/resnet152.arrow, origin derived): 17 more
+// identity bottleneck blocks, copies of measured blocks of the same
+// shapes, so of the same FLOPs and times (RepeatBlock).
+//
 // The Input node's forward time is PipeDream's data-loading time (e.g.
 // 636 ms for alexnet), not computation: Synthesize gives the Input node no
 // operation.
