@@ -2,12 +2,13 @@
 GO ?= go
 PSLAB := $(GO) run ./cmd/pslab
 
-.PHONY: figures report test bench datasets lint update-golden help fuzz pgo
+.PHONY: figures report test test-short bench datasets lint update-golden help fuzz pgo
 
 help:
 	@echo "make figures        run every experiment, write figures/<paper>/<name>.{svg,png,arrow}"
 	@echo "make report         HTML report of every experiment, dataset and model in report/ (from make figures' results)"
 	@echo "make test           go test ./... (unit tests and every experiment's golden checks)"
+	@echo "make test-short     go test -short ./...: the quick local loop (heavy experiments checked on their recorded results)"
 	@echo "make bench          benchmarks of the hot paths (simulator, MVA, scheduler, ...)"
 	@echo "make datasets       rebuild every Arrow dataset under datasets/ from its source"
 	@echo "make lint           gofmt and go vet"
@@ -24,6 +25,14 @@ report:
 
 test:
 	$(GO) test ./...
+
+# The quick local loop (under 30 CPU-s on 2 cores with a warm build
+# cache): experiments whose recorded run time is above 0.5 s are not run
+# but have their golden checks evaluated on their recorded results in
+# figures/, and the heaviest statistical, corpus and browser tests shrink
+# or skip (grep testing.Short). CI runs the full suite (make test).
+test-short:
+	$(GO) test -short ./...
 
 # Benchmarks build with the profile pslab itself is built with (go build
 # and go run pick cmd/pslab/default.pgo up on their own; go test does not),
@@ -63,6 +72,7 @@ FUZZ_TARGETS := \
 	./engine/timeline:FuzzScanValue \
 	./engine/kineto:FuzzRead \
 	./engine/importer:FuzzReadPhilly \
+	./engine/importer:FuzzReadTFBenchmarks \
 	./engine/importer:FuzzReadMeasured \
 	./engine/experiment:FuzzParse \
 	./engine/golden:FuzzParse \

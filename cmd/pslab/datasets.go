@@ -28,8 +28,10 @@ const (
 
 // buildDatasets rebuilds every Arrow dataset from its source: the reported
 // paper tables from datasets/reported/<paper>/<name>.toml, the PipeDream
-// zoo profiles into datasets/zoo/<model>.arrow and the Philly trace into
-// datasets/philly/jobs.arrow, both from the shared raw data.
+// zoo profiles into datasets/zoo/<model>.arrow, the Philly trace into
+// datasets/philly/jobs.arrow and TensorFlow's benchmark table into
+// datasets/tf-benchmarks/single-node.arrow, from the shared raw data, and
+// the derived datasets/zoo/resnet152.arrow from the resnet101 profile.
 func buildDatasets(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("datasets", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -59,13 +61,24 @@ func buildDatasets(_ context.Context, args []string, stdout, stderr io.Writer) e
 		if explicit {
 			return fmt.Errorf("-shared %s: %w", dir, err)
 		}
-		fmt.Fprintf(stderr, "shared raw data not found at %s: zoo profiles and the Philly trace NOT rebuilt "+
-			"(the committed datasets/zoo and datasets/philly files are kept; pass -shared <dir>)\n", raw)
+		fmt.Fprintf(stderr, "shared raw data not found at %s: zoo profiles, the Philly trace and the TensorFlow benchmark "+
+			"table NOT rebuilt (the committed datasets/zoo, datasets/philly and datasets/tf-benchmarks files are kept; "+
+			"pass -shared <dir>)\n", raw)
 		fmt.Fprintln(stdout, "zoo profiles and Philly trace skipped: no shared raw data")
-		return nil
+		fmt.Fprintln(stdout, "TensorFlow benchmark table skipped: no shared raw data")
+		return buildDerivedZoo(*root, stderr) // from the committed resnet101 profile
 	}
 	nz, err := buildZoo(*root, raw, stderr)
 	fmt.Fprintf(stdout, "%d zoo profiles built\n", nz)
+	if err != nil {
+		return err
+	}
+	if err := buildDerivedZoo(*root, stderr); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "1 derived zoo profile built (resnet152)")
+	nt, err := buildTFBench(*root, raw, stderr)
+	fmt.Fprintf(stdout, "%d TensorFlow benchmark rows built\n", nt)
 	if err != nil {
 		return err
 	}

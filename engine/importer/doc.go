@@ -1,10 +1,12 @@
 // Package importer converts external CSV data into pslab datasets: a
 // user's own throughput measurements (ReadMeasured, the "measured-csv"
-// format of `pslab import`, "Bring your own hardware") and the Philly
+// format of `pslab import`, "Bring your own hardware"), the Philly
 // cluster trace (ReadPhilly, rebuilt by `pslab datasets` into
-// datasets/philly/jobs.arrow).
+// datasets/philly/jobs.arrow) and TensorFlow's published single-node
+// benchmark tables (ReadTFBenchmarks, rebuilt into
+// datasets/tf-benchmarks/single-node.arrow).
 //
-// Both read one CSV record at a time (bounded memory apart from the output
+// All read one CSV record at a time (bounded memory apart from the output
 // table), reject malformed input with "file:line: column: problem", and
 // leave provenance to the caller, who knows the source and licence.
 //
@@ -40,4 +42,18 @@
 // to equal duration × num_gpus, which holds for every row of the file, so
 // shifted columns are caught. The file has 82,247 jobs (the shared README
 // says 82,248; the file's last line is blank).
+//
+// # TensorFlow benchmarks
+//
+// ../shared/datasets/tf-benchmarks-2017/tf-cnn-benchmarks-single-node.csv
+// holds the tables of TensorFlow's "Benchmarks" page (May 2017): the
+// images/s of a whole node with 1, 2, 4 and 8 GPUs. Decisions: the column
+// images_per_s becomes throughput in examples/s (one example is one
+// image, as in the measured CSV); batch_per_gpu and gpus keep their names
+// so that the per-GPU batch is never read as a per-node one; a throughput
+// of 0 or below is an error naming the line (the page's N/A cells are
+// absent rows, never zeros); local_parameter_device must agree with
+// variable_update (cpu or gpu for parameter_server, n/a otherwise); a
+// configuration may appear once. The file has 127 rows, 104 of them
+// parameter_server with the variables on the host CPU.
 package importer
