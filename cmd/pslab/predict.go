@@ -298,11 +298,11 @@ func (f *predictFlags) run(ctx context.Context, in *predictInput) ([]*predict.Pr
 	// that every shard and a merge use the same fitted speed.
 	if in.profile != nil {
 		c.Bandwidth = bws[0]
-		if err := f.cl.fit(in, c); err != nil {
+		if err := f.cl.fit(in, c, models); err != nil {
 			return nil, err
 		}
-		if f.cl.cal != nil {
-			c.DeviceSpeed = f.cl.cal.DeviceSpeed
+		if s, ok := f.cl.speed(); ok {
+			c.DeviceSpeed = s
 		}
 	}
 	var runs []*predict.Prediction
@@ -317,12 +317,7 @@ func (f *predictFlags) run(ctx context.Context, in *predictInput) ([]*predict.Pr
 		}
 		c.Bandwidth = bw
 		bar.describe(fmt.Sprintf("predict: %s, bandwidth %d of %d", in.model, j+1, len(bws)))
-		var p *predict.Prediction
-		if in.profile != nil {
-			p, err = predict.RunProfile(in.profile, c, wsj, models)
-		} else {
-			p, err = predict.Run(in.trace, c, wsj, models)
-		}
+		p, err := f.cl.predict(in, c, wsj, models)
 		if err != nil {
 			hint := ""
 			if strings.Contains(err.Error(), "coarse models") {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"pslab/engine/atomicfile"
 	"pslab/engine/predict"
@@ -19,7 +20,7 @@ type clusterFlags struct {
 	phases                           string
 	gpus, timelineWorkers            int
 	colocate                         bool
-	cal                              *predict.Calibration // -calibrate, once fitted
+	cals                             []predict.Calibration // -calibrate, once fitted: each model's own
 }
 
 // register adds the flags to fs.
@@ -33,7 +34,7 @@ func (k *clusterFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&k.gpus, "gpus-per-node", 1, "profile only: GPUs G per worker node; each computes -batch examples, gradients are summed in the node, one push/pull per tensor; -workers counts nodes")
 	fs.StringVar(&k.intra, "intra-bandwidth", "", "intra-node GPU-to-GPU bandwidth with unit (default 400Gbps = 50 GB/s, NVLink/PCIe 4-like, assumed); (G−1)/G·bytes/bandwidth per tensor to reduce and to broadcast")
 	fs.BoolVar(&k.colocate, "colocate", false, "profile only: one PS shard on each worker node sharing its NIC (W PSs; the simulator shares each node's NIC between its worker and its shard, the coarse models see W PSs at bandwidth B·W/(2(W−1)), no network at W = 1)")
-	fs.StringVar(&k.calibrate, "calibrate", "", "profile only: W:THROUGHPUT, one measured point (nodes, examples/s of the cluster, e.g. 1:250): fit the device speed so the simulator reproduces it within 0.5%, and use it for every model")
+	fs.StringVar(&k.calibrate, "calibrate", "", "profile only: W:THROUGHPUT, one measured point (nodes, examples/s of the cluster, e.g. 1:250): fit each model's own device speed so that it reproduces it within 0.5%, and predict each model at its own")
 	fs.StringVar(&k.timeline, "timeline", "", "write the simulator's Chrome/Perfetto trace (.json) of one configuration (-timeline-workers, the first -bandwidth)")
 	fs.IntVar(&k.timelineWorkers, "timeline-workers", 2, "worker nodes W of the -timeline configuration")
 }
@@ -73,28 +74,57 @@ func (k *clusterFlags) apply(c *predict.Cluster, in *predictInput, set map[strin
 			}
 		}
 	}
-	if k.cal != nil {
-		c.DeviceSpeed = k.cal.DeviceSpeed
+	if s, ok := k.speed(); ok {
+		c.DeviceSpeed = s
 	}
 	return nil
 }
 
-// fit runs -calibrate on the profile at bandwidth c.Bandwidth and keeps
-// the fitted device speed.
-func (k *clusterFlags) fit(in *predictInput, c predict.Cluster) error {
-	if k.calibrate == "" || k.cal != nil {
+// speed is the device speed the simulator was calibrated to (the first
+// calibrated model's without it), the cluster's device speed for what is
+// not a model's own (the timeline, the setup line).
+func (k *clusterFlags) speed() (float64, bool) {
+	for _, cal := range k.cals {
+		if cal.Model == predict.Simulator {
+			return cal.DeviceSpeed, true
+		}
+	}
+	if len(k.cals) > 0 {
+		return k.cals[0].DeviceSpeed, true
+	}
+	return 0, false
+}
+
+// fit runs -calibrate on the profile at bandwidth c.Bandwidth for every
+// model that defines c.Sync, each on its own, and keeps their device
+// speeds.
+func (k *clusterFlags) fit(in *predictInput, c predict.Cluster, models []predict.Model) error {
+	if k.calibrate == "" || k.cals != nil {
 		return nil
 	}
 	pt, err := predict.ParsePoint(k.calibrate)
 	if err != nil {
 		return fmt.Errorf("predict: -calibrate: %w", err)
 	}
-	cal, err := predict.Calibrate(in.profile, c, pt)
+	cals, err := predict.CalibrateEach(in.profile, c, models, pt)
 	if err != nil {
 		return fmt.Errorf("predict: -calibrate %s: %w", k.calibrate, err)
 	}
-	k.cal = &cal
+	k.cals = cals
 	return nil
+}
+
+// predict predicts cluster c at workers ws with models: a profile with
+// RunProfile, or with -calibrate every model at its own calibrated speed
+// (RunProfileEach); a recorded trace with Run.
+func (k *clusterFlags) predict(in *predictInput, c predict.Cluster, ws []int, models []predict.Model) (*predict.Prediction, error) {
+	switch {
+	case in.profile != nil && k.cals != nil:
+		return predict.RunProfileEach(in.profile, c, ws, models, k.cals)
+	case in.profile != nil:
+		return predict.RunProfile(in.profile, c, ws, models)
+	}
+	return predict.Run(in.trace, c, ws, models)
 }
 
 // setup describes the flags for the report's setup line.
@@ -110,8 +140,12 @@ func (k *clusterFlags) setup(c predict.Cluster) string {
 	if c.Colocate {
 		s += ", PS colocated on every node"
 	}
-	if k.cal != nil {
-		s += fmt.Sprintf("; calibrated to %s: device speed %.5g (simulator %.5g examples/s, %d runs)", k.calibrate, k.cal.DeviceSpeed, k.cal.Simulated, k.cal.Runs)
+	if len(k.cals) > 0 {
+		each := make([]string, len(k.cals))
+		for i, cal := range k.cals {
+			each[i] = fmt.Sprintf("%.5g %s (%.5g examples/s, %d runs)", cal.DeviceSpeed, cal.Model, cal.Simulated, cal.Runs)
+		}
+		s += fmt.Sprintf("; calibrated to %s: device speed %s, each model on its own", k.calibrate, strings.Join(each, ", "))
 	}
 	return s
 }

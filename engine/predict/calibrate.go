@@ -38,39 +38,56 @@ func ParsePoint(s string) (Point, error) {
 	return Point{Workers: w, Throughput: x}, nil
 }
 
-// Calibration is the result of Calibrate.
+// Calibration is the result of Calibrate or CalibrateModel.
 type Calibration struct {
+	// Model is the model calibrated.
+	Model Model
 	// DeviceSpeed is the fitted compute speed relative to the profiled
 	// device (Cluster.DeviceSpeed).
 	DeviceSpeed float64
-	// Simulated is the simulator's throughput at the point with it,
-	// examples/s.
+	// Simulated is the model's throughput at the point with it,
+	// examples/s (the simulator's for Calibrate).
 	Simulated float64
-	// Runs is the number of simulations the fit took.
+	// Runs is the number of model runs the fit took.
 	Runs int
 }
 
-// Calibrate finds the device speed s at which the simulator (RunProfile on
-// cluster c, every other setting as given) reproduces the measured point
-// pt within CalibrationTolerance: the root of log X(s) − log X_pt, first
-// bracketed by doubling or halving from c.DeviceSpeed (0 → 1), then found
-// by the Illinois variant of regula falsi on log s, falling back to
-// bisection. Only pt is used. It fails when pt lies beyond what any speed
-// in [1e-6, 1e6] reaches (e.g. above the link bound).
+// Calibrate finds the device speed s at which the simulator reproduces
+// the measured point pt: CalibrateModel with Simulator.
 func Calibrate(p *zoo.Profile, c Cluster, pt Point) (Calibration, error) {
+	return CalibrateModel(p, c, Simulator, pt)
+}
+
+// CalibrateModel finds the device speed s at which model m (RunProfile on
+// cluster c with m alone, every other setting as given) reproduces the
+// measured point pt within CalibrationTolerance, so that each model is
+// calibrated on its own at the calibration point: the root of log X(s) −
+// log X_pt, first bracketed by doubling or halving from c.DeviceSpeed
+// (0 → 1), then found by the Illinois variant of regula falsi on log s,
+// falling back to bisection. Only pt is used. It fails when m does not
+// define c.Sync, and when pt lies beyond what any speed in [1e-6, 1e6]
+// reaches (e.g. above the link bound).
+func CalibrateModel(p *zoo.Profile, c Cluster, m Model, pt Point) (Calibration, error) {
 	if pt.Workers < 1 || !(pt.Throughput > 0) || math.IsInf(pt.Throughput, 0) {
 		return Calibration{}, fmt.Errorf("predict: calibration point W = %d, throughput %g: need W ≥ 1 and a finite throughput > 0", pt.Workers, pt.Throughput)
 	}
-	var cal Calibration
+	if !m.Defines(c.Sync) {
+		return Calibration{}, fmt.Errorf("predict: calibration: %s does not define %s", m.Label(), c.Sync)
+	}
+	cal := Calibration{Model: m}
 	f := func(logS float64) (float64, error) { // log(X/target)
 		cc := c
 		cc.DeviceSpeed = math.Exp(logS)
-		pr, err := RunProfile(p, cc, []int{pt.Workers}, []Model{Simulator})
+		pr, err := RunProfile(p, cc, []int{pt.Workers}, []Model{m})
 		if err != nil {
 			return 0, err
 		}
+		y, ok := pr.Curve(m)
+		if !ok {
+			return 0, fmt.Errorf("predict: calibration: %s: n/a (%s)", m.Label(), pr.Why(m))
+		}
 		cal.Runs++
-		cal.DeviceSpeed, cal.Simulated = cc.DeviceSpeed, pr.Curves[0].Throughput[0]
+		cal.DeviceSpeed, cal.Simulated = cc.DeviceSpeed, y[0]
 		return math.Log(cal.Simulated / pt.Throughput), nil
 	}
 	ok := func(g float64) bool { return math.Abs(math.Expm1(g)) <= CalibrationTolerance }
@@ -92,8 +109,8 @@ func Calibrate(p *zoo.Profile, c Cluster, pt Point) (Calibration, error) {
 		a, fa = b, fb
 		b += step
 		if math.Abs(b) > math.Log(1e6) {
-			return cal, fmt.Errorf("predict: calibration: no device speed in [1e-6, 1e6] gives %g examples/s at W = %d (the simulator reaches %.4g at speed %.3g; above the link bound?)",
-				pt.Throughput, pt.Workers, cal.Simulated, cal.DeviceSpeed)
+			return cal, fmt.Errorf("predict: calibration: no device speed in [1e-6, 1e6] gives %g examples/s at W = %d (%s reaches %.4g at speed %.3g; above the link bound?)",
+				pt.Throughput, pt.Workers, m.Label(), cal.Simulated, cal.DeviceSpeed)
 		}
 		if fb, err = f(b); err != nil || ok(fb) {
 			return cal, err

@@ -85,6 +85,14 @@ type Cluster struct {
 	// worker and its shard (sim.Config.Colocated); the coarse models get
 	// the equivalent cluster of W PSs at ColocatedBandwidth. Profile only.
 	Colocate bool
+	// SharedPS makes each PS one processor shared by all workers
+	// (sim.Config.SharedPS) instead of a processor share of its own per
+	// worker (icpe20), e.g. the host CPU of a multi-GPU node (Host). The
+	// coarse models see the same: Cynthia's BSP model gets the PS CPU's
+	// demand (c_prof, the PS ops' share of the 1-worker step, against
+	// c_ps = 1), zhang's aggregation cost per packet is UpdateTime·pks;
+	// MVA's PS station is shared in any case.
+	SharedPS bool
 	// Progress, if non-nil, counts the simulator's events as they run
 	// (sim.Config.Progress), for a progress display.
 	Progress *atomic.Int64
@@ -128,7 +136,7 @@ func (c Cluster) Synthesize(p *zoo.Profile) (*trace.Trace, error) {
 // simConfig is the simulator configuration of c for trace tr.
 func (c Cluster) simConfig() sim.Config {
 	cfg := sim.Config{Steps: c.Steps, Warmup: c.Warmup, Bandwidth: c.Bandwidth, OverheadOn: c.OverheadOn,
-		Link: c.Link, Batch: c.Batch, Seed: c.Seed, Sync: c.Sync, Progress: c.Progress}
+		Link: c.Link, Batch: c.Batch, Seed: c.Seed, Sync: c.Sync, Progress: c.Progress, SharedPS: c.SharedPS}
 	if c.Colocate && c.nicBandwidth > 0 {
 		cfg.Colocated, cfg.Bandwidth = true, c.nicBandwidth
 	}

@@ -81,6 +81,7 @@ func TestClusterOptionsClosedForm(t *testing.T) {
 			for _, y := range []sim.Sync{sim.ASP, sim.BSP} {
 				c := toyProfileCluster()
 				c.Sync = y
+				c.Precision = shortPrecision()
 				one, err := RunProfile(twoLayers(), c, ws, AllModels())
 				require.NoError(t, err)
 				c.GPUsPerNode, c.IntraBandwidth = 8, math.Inf(1)
@@ -165,6 +166,9 @@ func TestClusterOptionsClosedForm(t *testing.T) {
 			}
 		}},
 		{"calibrate hits its point within 0.5%", func(t *testing.T) {
+			if testing.Short() {
+				t.Skip("-short: calibration bisects over many converged simulations")
+			}
 			c := toyProfileCluster()
 			c.Jitter = 0.05
 			at1, err := RunProfile(twoLayers(), c, []int{2}, []Model{Simulator})

@@ -346,7 +346,11 @@ func run(tr *trace.Trace, c Cluster, workers []int, models []Model, prof *zoo.Pr
 				y = append(y, float64(p.Batch)*x[w-1])
 			}
 		case m == Cynthia && c.Sync == sim.BSP:
-			if y, err = cynthiaBSP(p.Coarse, p.Batch, p.Servers, bw, workers); err != nil {
+			cprof := 0.0 // the PS CPU never limits: each worker has its own share (icpe20)
+			if c.SharedPS && p.Coarse.Step > 0 {
+				cprof = p.Coarse.OpPhases.Server / p.Coarse.Step
+			}
+			if y, err = cynthiaBSP(p.Coarse, p.Batch, p.Servers, bw, cprof, workers); err != nil {
 				return nil, fmt.Errorf("predict: %s: %w", m.Label(), err)
 			}
 			if g := p.Coarse.Tc * bw; g > 0 { // Cynthia's own knee (Fig. 3, Eq. 19's balance)

@@ -18,6 +18,16 @@ func toyCluster() Cluster {
 	return Cluster{Bandwidth: 125e6, Link: sim.Link{Window: 10e6}, Jitter: 0.05, Steps: 100, Warmup: 10, ProfileSteps: 20, Seed: 3}
 }
 
+// shortPrecision is the converged estimate's stopping rule for tests whose
+// claims do not depend on the precision: the default (±1%) in a full run,
+// ±5% under -short.
+func shortPrecision() sim.Precision {
+	if testing.Short() {
+		return sim.Precision{Target: 0.05}
+	}
+	return sim.Precision{}
+}
+
 func TestRunMatchesEachModelComputedDirectly(t *testing.T) {
 	t.Parallel()
 	c := toyCluster()
@@ -105,6 +115,7 @@ func TestRunPassesOverheadPlacement(t *testing.T) {
 func TestRunRecordedTraceAtOtherBandwidthAndTwoPS(t *testing.T) {
 	t.Parallel()
 	c := toyCluster()
+	c.Precision = shortPrecision()
 	tr, err := c.Synthesize(zoo.Toy())
 	require.NoError(t, err)
 	c10 := c

@@ -193,6 +193,14 @@ type Config struct {
 	// transfers with its own shard take no time. False: every PS has a NIC
 	// of its own (icpe20).
 	Colocated bool
+	// SharedPS makes each PS's processor one processor shared by every
+	// worker (processor sharing: n workers with a PS op running each get
+	// 1/n of it, like a PS NIC), instead of a processor share of its own per
+	// worker (icpe20 B.1.3, Share = 1 for computation, the default). It
+	// models a PS whose one CPU serves all workers, e.g. the host CPU of a
+	// multi-GPU node that sums every GPU's gradients (predict.Host). Not
+	// with Colocated.
+	SharedPS bool
 	// Start selects when each worker starts its first step; the zero value
 	// is Together (all at time 0, icpe20 Fig. 15(a)). See Start.
 	Start Start
@@ -234,6 +242,7 @@ type params struct {
 	seed                   uint64
 	series                 float64
 	colocated              bool
+	sharedPS               bool
 	fullSharing            bool
 	start                  Start
 }
@@ -247,8 +256,11 @@ func resolve(m *trace.Meta, c *Config) (params, error) {
 		workers: c.Workers, steps: c.Steps, warmup: c.Warmup,
 		bandwidth: c.Bandwidth, alpha: m.Alpha, beta: m.Beta, overheadOn: c.OverheadOn,
 		mode: c.Link.Mode, window: c.Link.Window, order: c.Link.Order,
-		batch: c.Batch, seed: c.Seed, series: c.SeriesWindow, colocated: c.Colocated,
+		batch: c.Batch, seed: c.Seed, series: c.SeriesWindow, colocated: c.Colocated, sharedPS: c.SharedPS,
 		fullSharing: c.fullSharing, start: c.Start,
+	}
+	if p.sharedPS && p.colocated {
+		return p, fmt.Errorf("sim: Config.SharedPS: not with Colocated (a colocated shard's processor is its node's)")
 	}
 	if p.start > Staggered {
 		return p, fmt.Errorf("sim: Config.Start: unknown %s", p.start)

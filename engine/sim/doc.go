@@ -106,6 +106,15 @@
 // agree within 2% (1.3% measured), the operating-mode spread described
 // under Order independence; staggered ASP runs are identical.
 //
+// Shared PS processor (Config.SharedPS, not in icpe20): each PS's
+// processor is one resource shared by all workers, kept like a PS NIC
+// direction (a class with virtual time, rate 1/n among the n workers with
+// a running PS op, all of it when one is alone), instead of icpe20's
+// processor share of its own per worker. It is the host CPU of a
+// multi-GPU node whose parameter server sums every GPU's gradients
+// (predict.Host): G ops started together end together after G times one
+// op's work.
+//
 // # Overhead model (B.1.2, I-14, I-15)
 //
 // A transfer's recorded duration is discarded: its work is bytes/B at the

@@ -70,7 +70,7 @@ func (s *sim) updateRates() {
 	// so the dirty classes and every alone class are revisited. The
 	// order does not matter: each reads counts and busy flags only.
 	for _, i := range s.cq.dirty {
-		s.cq.setAlone(i, s.classes[i].count == 1)
+		s.cq.setAlone(i, s.classes[i].count == 1 && s.classes[i].dir != cpuDir)
 		s.rerate(i)
 	}
 	s.cq.dirty = s.cq.dirty[:0]
@@ -86,6 +86,8 @@ func (s *sim) rerate(i int32) {
 	switch {
 	case c.count > 1:
 		rate = 1 / float64(c.count)
+	case c.count == 1 && c.dir == cpuDir: // a shared PS processor: all of it
+		rate = 1
 	case c.count == 1:
 		rate = s.aloneShare(int(c.wsum), c.dir, c.server)
 	}

@@ -87,6 +87,7 @@ type sim struct {
 	multiplex  bool
 	window     int64
 	stepsPerWk int
+	cpuBase    int32    // first PS-processor class (Config.SharedPS); = len(classes) without it
 	bar        *barrier // BSP barrier (Config.Sync); nil for ASP
 	net        *nicNet  // shared node NICs (Config.Colocated); classes is then empty
 }
@@ -96,7 +97,7 @@ func newSim(g *program, p *params, workers int) *sim {
 		g: g, p: p, W: workers, S: g.slots, n: g.nOps, invB: 1 / p.bandwidth,
 		workers: make([]workerState, workers), slots: make([]slotState, workers*g.slots),
 		waiting: make([]int32, workers*g.nOps), remBytes: make([]int64, workers*g.nOps),
-		served: make([]bool, workers*g.nOps), classes: make([]linkClass, 2*g.servers),
+		served: make([]bool, workers*g.nOps), classes: make([]linkClass, nClasses(g, p)), cpuBase: int32(2 * g.servers),
 		act: make([]bool, g.servers), cnt: make([]int, g.servers), shr: make([]float64, g.servers),
 		st: newCollector(p, workers), singlePS: g.servers == 1,
 		multiplex: p.mode == Multiplex, window: p.window, stepsPerWk: p.steps,
@@ -124,6 +125,7 @@ func newSim(g *program, p *params, workers int) *sim {
 	}
 	s.fifo = make([]int32, fifoLen)
 	s.pq = make([]qent, pqLen)
+	s.sharePS(p)
 	if p.colocated {
 		s.net = newNICNet(workers*g.slots, workers, p.bandwidth, p.fullSharing)
 		s.classes, s.cq = nil, classQueue{}
@@ -277,7 +279,7 @@ func (s *sim) complete(slot int32) {
 			c.wsum -= int64(w)
 			s.markDirty(ss.class)
 		}
-		if ss.class%2 == 0 { // a downlink
+		if ss.class%2 == 0 && ss.class < s.cpuBase { // a downlink
 			ws := &s.workers[w]
 			if ws.dlBusy--; ws.dlBusy == 0 {
 				s.st.dlActive--
@@ -343,6 +345,10 @@ func (s *sim) startNext(slot int32) {
 	if ss.class < 0 { // computation: share 1, fixed completion time (I-11)
 		ss.last, ss.chunk = true, 0
 		s.compute.push(entry{key: s.now + s.g.work[s.workers[w].step*s.n+int(op)], seq: seq, slot: slot})
+		return
+	}
+	if ss.class >= s.cpuBase {
+		s.startShared(ss, slot, w, op, seq)
 		return
 	}
 	k := w*s.n + int(op)
