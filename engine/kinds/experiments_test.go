@@ -23,33 +23,61 @@ var update = flag.Bool("update", false, "rewrite regression values in golden/ fr
 const root = "../.."
 
 var (
-	runOnce  sync.Once
-	runPaths []string
-	runOuts  []experiment.Outcome
-	runErr   error
+	runOnce     sync.Once
+	runPaths    []string
+	runOuts     []experiment.Outcome
+	runRecorded []bool
+	runErr      error
 )
 
 // runAll runs every experiment once per test binary; the tests share it.
-func runAll(t *testing.T) ([]string, []experiment.Outcome) {
+// In -short mode it runs only the experiments that ran within
+// shortMaxSeconds when their time was recorded, and returns the others'
+// outcomes from their recorded results (recordedOutcome), marked in
+// recorded.
+func runAll(t *testing.T) (paths []string, outs []experiment.Outcome, recorded []bool) {
 	runOnce.Do(func() {
 		runPaths, runErr = experiment.Find(root, nil)
-		if runErr == nil {
-			runOuts = experiment.Run(context.Background(), Registry(), runPaths, experiment.Options{Root: root})
+		if runErr != nil {
+			return
+		}
+		runOuts = make([]experiment.Outcome, len(runPaths))
+		runRecorded = make([]bool, len(runPaths))
+		var run []string
+		var at []int
+		for i, p := range runPaths {
+			if testing.Short() && experiment.RecordedElapsed(root, p) > shortMaxSeconds {
+				runRecorded[i] = true
+				runOuts[i] = recordedOutcome(p)
+				continue
+			}
+			run, at = append(run, p), append(at, i)
+		}
+		for k, o := range experiment.Run(context.Background(), Registry(), run, experiment.Options{Root: root}) {
+			runOuts[at[k]] = o
 		}
 	})
 	require.NoError(t, runErr)
 	require.NotEmpty(t, runPaths, "no experiments found")
-	return runPaths, runOuts
+	return runPaths, runOuts, runRecorded
 }
 
 // TestExperiments finds every experiment under experiments/, runs it in
-// memory and evaluates its golden checks.
+// memory and evaluates its golden checks. In -short mode the experiments
+// runAll does not run have their checks evaluated on their recorded
+// results in figures/ instead.
 func TestExperiments(t *testing.T) {
-	paths, outs := runAll(t)
+	if *update && testing.Short() {
+		t.Fatal("-update rewrites golden values from a run of every experiment: drop -short")
+	}
+	paths, outs, recorded := runAll(t)
 	for i, o := range outs {
 		name, _ := filepath.Rel(root, paths[i])
 		t.Run(name, func(t *testing.T) {
 			require.NoError(t, o.Err)
+			if recorded[i] {
+				t.Logf("-short: not run (recorded run time above %gs); checks evaluated on its recorded result", shortMaxSeconds)
+			}
 			if *update {
 				n, err := o.Golden.Update(o.Result.Lookup)
 				require.NoError(t, err)
@@ -75,14 +103,18 @@ func TestExperiments(t *testing.T) {
 // figures/<paper>/<name>.arrow, written by an earlier process (make
 // figures): same seed, same bytes, across processes and machines, with no
 // second run. A difference is either nondeterminism or a change of results
-// whose figures were not regenerated.
+// whose figures were not regenerated. In -short mode only the experiments
+// runAll ran are compared.
 func TestDeterministic(t *testing.T) {
-	paths, outs := runAll(t)
+	paths, outs, recorded := runAll(t)
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	for i, o := range outs {
 		name, _ := filepath.Rel(root, paths[i])
 		t.Run(name, func(t *testing.T) {
+			if recorded[i] {
+				t.Skip("-short: not run, nothing to compare with figures/")
+			}
 			require.NoError(t, o.Err)
 			got, err := dataset.Encode(o.Result.Table, mem)
 			require.NoError(t, err)

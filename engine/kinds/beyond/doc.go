@@ -7,6 +7,11 @@
 //     profile only.
 //   - zhang-vs-cynthia (experiments/zhang/vs-cynthia.toml): the same BSP
 //     configurations under zhang's and Cynthia's models.
+//   - tf-benchmarks (experiments/beyond/tf-benchmarks.toml): every model
+//     on TensorFlow's published single-node benchmarks (datasets/
+//     tf-benchmarks), each calibrated on its own on a 1-GPU row, before
+//     and with the node's own costs (predict.Host), the host slowdown
+//     fitted leave-one-platform-out.
 //
 // The other beyond experiments (beyond-byo-kineto, beyond-sched-philly)
 // run paper kinds on external data and need no kind of their own. The

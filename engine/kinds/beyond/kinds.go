@@ -8,6 +8,8 @@ func Kinds() experiment.Registry {
 	return experiment.Registry{
 		"testbed-accuracy": {Run: testbedAccuracy, Models: tbaModels,
 			Doc: "every applicable model (icpe20 simulator, Lin et al. MVA, Cynthia, zhang) against every measured testbed configuration, from its 1-worker profile only: mean and max |error| per dataset and model"},
+		"tf-benchmarks": {Run: tfBenchmarks, Models: tfbModels,
+			Doc: "every model on TensorFlow's published single-node benchmarks (one node of G GPUs, the PS on the host CPU), each calibrated on its own on the 1-GPU row: before the node's own costs, with them at the hardware specifications, and with the host slowdown fitted on the other platform"},
 		"zhang-vs-cynthia": {Run: zhangVsCynthia, Models: []string{"zhang", "cynthia", "optimus"},
 			Doc: "the same BSP configurations predicted by zhang's model and Cynthia's (and the Optimus-style baseline) vs workers"},
 	}
