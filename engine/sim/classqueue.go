@@ -12,6 +12,7 @@ import "math"
 // separate PSs × 8-GPU nodes (ResNet-50, BSP, 100 steps) the scans were
 // 65% of the CPU time.
 type classQueue struct {
+	scan  bool    // few classes: find the earliest by a scan, keep no heap
 	heap  []int32 // class indices
 	pos   []int32 // [class] index in heap
 	dirty []int32 // classes marked dirty since the last updateRates
@@ -19,8 +20,13 @@ type classQueue struct {
 	inAl  []int32 // [class] index in alone, or −1
 }
 
+// scanClasses is the most classes for which classQueue scans instead of
+// keeping a heap: with one PS (2 classes) the heap's upkeep cost 8% of
+// BenchmarkZooInceptionSweep's events per CPU second.
+const scanClasses = 4
+
 func newClassQueue(n int) classQueue {
-	q := classQueue{heap: make([]int32, n), pos: make([]int32, n), inAl: make([]int32, n)}
+	q := classQueue{scan: n <= scanClasses, heap: make([]int32, n), pos: make([]int32, n), inAl: make([]int32, n)}
 	for i := range n {
 		q.heap[i], q.pos[i], q.inAl[i] = int32(i), int32(i), -1
 	}
@@ -32,13 +38,15 @@ func (s *sim) markDirty(i int32) {
 	c := &s.classes[i]
 	if !c.dirty {
 		c.dirty = true
-		s.cq.dirty = append(s.cq.dirty, i)
+		if !s.cq.scan {
+			s.cq.dirty = append(s.cq.dirty, i)
+		}
 	}
 	s.anyDirty = true
 }
 
 // top returns the class with the earliest completion, false when no class
-// has a running chunk.
+// has a running chunk. With scan set, the event loop scans instead.
 func (q *classQueue) top(classes []linkClass) (int32, bool) {
 	if len(q.heap) == 0 {
 		return 0, false
@@ -57,6 +65,9 @@ func classBefore(classes []linkClass, a, b int32) bool {
 
 // fix restores the heap after class i's next or head changed.
 func (q *classQueue) fix(classes []linkClass, i int32) {
+	if q.scan {
+		return
+	}
 	k := int(q.pos[i])
 	for k > 0 {
 		p := (k - 1) / 2

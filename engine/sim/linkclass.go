@@ -50,17 +50,21 @@ func (s *sim) updateRates() {
 		}
 		return
 	}
+	if s.cq.scan { // few classes: visit them all (classQueue)
+		for i := range s.classes {
+			if s.singlePS {
+				if s.classes[i].dirty {
+					s.rateSingle(int32(i))
+				}
+				continue
+			}
+			s.rerate(int32(i))
+		}
+		return
+	}
 	if s.singlePS {
 		for _, i := range s.cq.dirty {
-			c := &s.classes[i]
-			c.dirty = false
-			c.sync(s.now)
-			c.rate, c.inv = 0, 0
-			if c.count > 0 {
-				c.rate, c.inv = 1/float64(c.count), float64(c.count)
-			}
-			c.refresh()
-			s.cq.fix(s.classes, i)
+			s.rateSingle(i)
 		}
 		s.cq.dirty = s.cq.dirty[:0]
 		return
@@ -77,6 +81,19 @@ func (s *sim) updateRates() {
 	for _, i := range s.cq.alone {
 		s.rerate(i)
 	}
+}
+
+// rateSingle sets dirty class i's rate with one PS: 1/n.
+func (s *sim) rateSingle(i int32) {
+	c := &s.classes[i]
+	c.dirty = false
+	c.sync(s.now)
+	c.rate, c.inv = 0, 0
+	if c.count > 0 {
+		c.rate, c.inv = 1/float64(c.count), float64(c.count)
+	}
+	c.refresh()
+	s.cq.fix(s.classes, i)
 }
 
 // rerate sets class i's rate (Share) if it changed or the class is dirty.

@@ -211,7 +211,17 @@ func (s *sim) loop() {
 		if len(s.compute.a) > 0 {
 			best, src = s.compute.a[0], -1
 		}
-		if i, ok := s.cq.top(s.classes); ok {
+		if s.cq.scan { // few classes: the scan, written out (classQueue)
+			for i := range s.classes {
+				c := &s.classes[i]
+				if len(c.h.a) == 0 {
+					continue
+				}
+				if e := (entry{key: c.next, seq: c.h.a[0].seq}); src == -2 || e.before(best) {
+					best, src = e, i
+				}
+			}
+		} else if i, ok := s.cq.top(s.classes); ok {
 			c := &s.classes[i]
 			if e := (entry{key: c.next, seq: c.h.a[0].seq}); src == -2 || e.before(best) {
 				best, src = e, int(i)
