@@ -95,10 +95,31 @@ func TestProgressOnlyOnTerminals(t *testing.T) {
 
 // TestPredictConvergedEstimate: without -paper the simulator's points are
 // converged estimates exported with their 95% interval and whether they
-// converged; the precision flag is checked before anything runs.
+// converged; the precision flag is checked before anything runs. Under
+// -short only the flag checks run (the estimate at the default ±1% is a
+// second of CPU; engine/sim's TestEstimateConverges covers the stopping
+// rule).
 func TestPredictConvergedEstimate(t *testing.T) {
 	t.Parallel()
 	in := filepath.Join(root, "datasets", "byo", "kineto-hta-rank0.arrow")
+	if !testing.Short() {
+		predictConvergedJSON(t, in)
+	}
+	for _, bad := range [][]string{{"-precision", "0"}, {"-precision", "-0.01"}, {"-precision", "NaN"}, {"-precision", "0.6"}} {
+		_, err := runPredict(t, append([]string{in, "-bandwidth", "10Gbps", "-workers", "1"}, bad...)...)
+		require.ErrorContains(t, err, "-precision", bad)
+	}
+	_, err := runPredict(t, in, "-bandwidth", "10Gbps", "-workers", "1", "-warmup", "5")
+	require.ErrorContains(t, err, "-warmup applies to -paper")
+	_, err = runPredict(t, in, "-bandwidth", "10Gbps", "-workers", "1", "-ps", "1000000000")
+	require.ErrorContains(t, err, "-ps 1000000000: at most 4096")
+}
+
+// predictConvergedJSON predicts the simulator's converged estimates and
+// Cynthia from trace in and checks their JSON: intervals within ±1% around
+// the estimate, converged, replications recorded; none for Cynthia.
+func predictConvergedJSON(t *testing.T, in string) {
+	t.Helper()
 	out, err := runPredict(t, in, "-bandwidth", "10Gbps", "-workers", "1,3", "-models", "simulator,cynthia", "-format", "json")
 	require.NoError(t, err)
 	var js struct {
@@ -125,12 +146,4 @@ func TestPredictConvergedEstimate(t *testing.T) {
 		require.LessOrEqual(t, (simM.Hi[i]-simM.Lo[i])/(2*simM.Throughput[i]), 0.01)
 	}
 	require.Nil(t, cyn.Lo, "an analytical model has no interval")
-	for _, bad := range [][]string{{"-precision", "0"}, {"-precision", "-0.01"}, {"-precision", "NaN"}, {"-precision", "0.6"}} {
-		_, err := runPredict(t, append([]string{in, "-bandwidth", "10Gbps", "-workers", "1"}, bad...)...)
-		require.ErrorContains(t, err, "-precision", bad)
-	}
-	_, err = runPredict(t, in, "-bandwidth", "10Gbps", "-workers", "1", "-warmup", "5")
-	require.ErrorContains(t, err, "-warmup applies to -paper")
-	_, err = runPredict(t, in, "-bandwidth", "10Gbps", "-workers", "1", "-ps", "1000000000")
-	require.ErrorContains(t, err, "-ps 1000000000: at most 4096")
 }

@@ -13,7 +13,8 @@ import (
 // TestPredictShardsMergeToOneRun compares the outputs of an unsharded
 // predict sweep (2 bandwidths × 5 worker counts, every model) with those
 // of its N = 1, 2, 3 and 4 shards merged: stdout text, and an Arrow table
-// with its figure.
+// with its figure. Under -short: N = 4 only, and only the paper-mode text
+// and the converged estimates' Arrow table and figure.
 func TestPredictShardsMergeToOneRun(t *testing.T) {
 	t.Parallel()
 	dir, profile, _, _ := toyInputs(t)
@@ -21,10 +22,14 @@ func TestPredictShardsMergeToOneRun(t *testing.T) {
 	// converged estimates: intervals, replications and modes must survive the merge too
 	converged := []string{profile, "-bandwidth", "1Gbps,10Gbps", "-workers", "1..5", "-precision", "0.05", "-profile-steps", "10"}
 	arrow, svg := filepath.Join(dir, "out.arrow"), filepath.Join(dir, "out.svg")
-	for _, run := range []struct{ sweep, extra []string }{
+	runs := []struct{ sweep, extra []string }{
 		{paper, nil}, {paper, []string{"-format", "arrow", "-o", arrow, "-figure", svg}},
 		{converged, []string{"-format", "json"}}, {converged, []string{"-format", "arrow", "-o", arrow, "-figure", svg}},
-	} {
+	}
+	if testing.Short() {
+		runs = []struct{ sweep, extra []string }{runs[0], runs[3]}
+	}
+	for _, run := range runs {
 		extra := run.extra
 		cmd := append(append([]string{"predict"}, run.sweep...), extra...)
 		want, err := pslab(t, cmd...)
@@ -37,7 +42,7 @@ func TestPredictShardsMergeToOneRun(t *testing.T) {
 			}
 		}
 		require.Equal(t, slices.Contains(extra, "-figure"), len(wantFiles) == 2)
-		for _, n := range []int{1, 2, 3, 4} {
+		for _, n := range shardCounts(1, 2, 3, 4) {
 			base := filepath.Join(t.TempDir(), "shards")
 			for i := range n {
 				args := append(append([]string{}, cmd...), "-shard", fmt.Sprintf("%d/%d", i, n), "-shard-dir", base)

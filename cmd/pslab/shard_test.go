@@ -63,18 +63,25 @@ func tree(t *testing.T, dir string) map[string][]byte {
 	return out
 }
 
+// TestRunShardsMergeToOneRun: `pslab run` of seven cheap experiments in
+// N = 1, 2 and 3 shards, merged, gives the bytes of one unsharded run.
+// Under -short: the first three experiments in N = 3 shards only.
 func TestRunShardsMergeToOneRun(t *testing.T) {
 	t.Parallel()
 	r := scratchRoot(t)
+	exps := shardExperiments
+	if testing.Short() {
+		exps = exps[:3]
+	}
 	var files []string
-	for _, e := range shardExperiments {
+	for _, e := range exps {
 		files = append(files, filepath.Join(r, "experiments", e+".toml"))
 	}
 	_, err := pslab(t, append([]string{"run", "-root", r}, files...)...)
 	require.NoError(t, err)
 	want := tree(t, filepath.Join(r, "figures"))
-	require.Len(t, want, 4*len(shardExperiments)) // .svg, .png, .arrow, .run.json
-	for _, n := range []int{1, 2, 3} {
+	require.Len(t, want, 4*len(exps)) // .svg, .png, .arrow, .run.json
+	for _, n := range shardCounts(1, 2, 3) {
 		base := filepath.Join(t.TempDir(), "shards")
 		for i := range n {
 			// Flags in another order and spelling: the command line is compared
@@ -86,13 +93,23 @@ func TestRunShardsMergeToOneRun(t *testing.T) {
 		out := t.TempDir()
 		stdout, err := pslab(t, "merge", "-root", out, base)
 		require.NoError(t, err)
-		require.Contains(t, stdout, fmt.Sprintf("merged %d shards: %d experiments, %d files", n, len(shardExperiments), len(want)))
+		require.Contains(t, stdout, fmt.Sprintf("merged %d shards: %d experiments, %d files", n, len(exps), len(want)))
 		got := tree(t, filepath.Join(out, "figures"))
 		require.Equal(t, len(want), len(got), "N = %d", n)
 		for p, b := range want {
 			require.True(t, bytes.Equal(b, got[p]), "N = %d: %s differs from the unsharded run", n, p)
 		}
 	}
+}
+
+// shardCounts returns the shard counts N a sharded-run test tries: all of
+// ns, or under go test -short only the last (the one with the most shards,
+// some of them uneven or empty).
+func shardCounts(ns ...int) []int {
+	if testing.Short() {
+		return ns[len(ns)-1:]
+	}
+	return ns
 }
 
 // runShards runs the shards of `pslab run` on one experiment file per

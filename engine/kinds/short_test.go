@@ -10,12 +10,22 @@ import (
 
 // shortMaxSeconds is the recorded run time (figures/<paper>/<name>.run.json,
 // experiment.RecordedElapsed, written by pslab run -record-time) above
-// which `go test -short` does not run an experiment; one with no recorded
-// time runs. When written, 0.5 s ran 36 of the 56 experiments, 0.2 s of CPU
-// together, and left out the simulator sweeps, the scheduler replications
-// and the testbed-accuracy comparison (41 s of CPU); `go test` without
-// -short runs them all.
+// which `go test -short` does not run an experiment (shortRuns). When
+// written, 0.5 s ran 36 of the 56 experiments, 0.2 s of CPU together, and
+// left out the simulator sweeps, the scheduler replications and the
+// testbed-accuracy comparison (41 s of CPU); `go test` without -short runs
+// them all.
 const shortMaxSeconds = 0.5
+
+// shortRuns reports whether `go test -short` runs the experiment file
+// path: only with a recorded run time of at most shortMaxSeconds. One
+// without a recorded time (make figures keeps 0 until pslab run
+// -record-time) is not run, so a new heavy experiment cannot slow the
+// quick loop unnoticed.
+func shortRuns(path string) bool {
+	e := experiment.RecordedElapsed(root, path)
+	return e > 0 && e <= shortMaxSeconds
+}
 
 // recordedOutcome is the outcome of the experiment file path read from its
 // recorded result instead of a run: the result table

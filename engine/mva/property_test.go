@@ -45,11 +45,16 @@ var allKinds = []Kind{PS, FCFS, DeterministicFCFS, HybridLink}
 func steepG(rho float64) float64 { return (rho - 0.3) / 0.4 }
 
 // The grouped, level-by-level recursion equals the ungrouped brute-force
-// reference on random networks, for every kind and every g argument.
+// reference on random networks, for every kind and every g argument: 150
+// networks, the first 40 under -short.
 func TestSolveMatchesUngroupedReference(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
-	for i := 0; i < 150; i++ {
+	n := 150
+	if testing.Short() {
+		n = 40
+	}
+	for i := 0; i < n; i++ {
 		m := randomModel(rng, allKinds)
 		opt := Options{G: steepG, Argument: Argument(i % 4)}
 		got, err := Solve(m, opt)

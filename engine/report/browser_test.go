@@ -45,8 +45,12 @@ func chromium(t *testing.T) string {
 // size when clicked; the accuracy page has a row per configuration with
 // its host-limited verdict and the summaries in its footer; a dataset page
 // has its plot and grouped metadata; and no page logs a console error or
-// throws.
+// throws. It is skipped under -short: starting Chromium costs seconds of
+// CPU, much of it in helper processes.
 func TestReportInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: no headless Chromium in a quick loop")
+	}
 	bin := chromium(t)
 	out := filepath.Join(t.TempDir(), "report")
 	site, err := Build(Options{Root: repoRoot, Out: out, NoData: true})
