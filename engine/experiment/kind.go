@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"sync/atomic"
 
 	"github.com/apache/arrow/go/v17/arrow/memory"
 
@@ -62,6 +63,11 @@ type Env struct {
 	Mem  memory.Allocator
 	// reads records the inputs the kind reads (inputs.go).
 	reads *inputReads
+	// charged is the work the kind's checks admitted (CheckEvents,
+	// CheckModelWork); events and model count the work it did (Done).
+	charged Work
+	events  atomic.Int64
+	model   float64
 }
 
 // Params decodes the spec's [params] table into v strictly: unknown keys
@@ -170,6 +176,12 @@ func (r *Result) add(series, category string, x, y, lo, hi float64, model, origi
 	if err := r.Table.Append(series, category, x, y, lo, hi, model, origin, relErr); err != nil {
 		panic(fmt.Sprintf("experiment: %v", err))
 	}
+}
+
+// RowWork is the model work of r's output, RowWork units per row, metric
+// and note: what the kind's CheckRows estimated.
+func (r *Result) RowWork() float64 {
+	return RowWork * float64(r.Table.Len()+len(r.Metrics)+len(r.Notes))
 }
 
 // Metric records a named scalar for golden checks.

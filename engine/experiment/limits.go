@@ -62,12 +62,16 @@ func SimEvents(opsPerStep, steps int, workers ...int) float64 {
 
 // CheckEvents refuses, before it runs, simulator work of the given
 // estimate above the spec's [limits] events (DefaultMaxEvents when unset).
-// what says which part of the spec asks for it (it names the keys that
-// drive the estimate); the error gives the estimate and the key that raises
-// the limit.
+// The estimate is the whole experiment's (every case and point it will
+// simulate), so a kind checks once before its first simulation: the limit
+// bounds the experiment, not each of its cases. what says which part of
+// the spec asks for it (it names the keys that drive the estimate); the
+// error gives the estimate and the key that raises the limit. An admitted
+// estimate is recorded in Charged.
 func (e *Env) CheckEvents(events float64, what string) error {
 	limit := e.EventLimit()
 	if events <= limit {
+		e.charged.Events = max(e.charged.Events, events)
 		return nil
 	}
 	return e.Spec.Errorf([]string{"params"}, "%s: about %.3g simulator events exceed the limit of %.3g; "+

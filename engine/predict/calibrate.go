@@ -13,6 +13,15 @@ import (
 // Calibrate accepts between the simulated and the measured throughput.
 const CalibrationTolerance = 0.005
 
+// MaxCalibrationRuns bounds the model runs of one CalibrateModel: the
+// first, at most 41 doublings or halvings across [1e-6, 1e6] (ln 10¹²/ln 2
+// + 1) and at most calibrationSteps steps of regula falsi. Callers bound
+// their work with it before calibrating.
+const MaxCalibrationRuns = 1 + 41 + calibrationSteps
+
+// calibrationSteps caps CalibrateModel's regula falsi.
+const calibrationSteps = 100
+
 // Point is one measured throughput: Workers nodes, Throughput examples/s
 // of the whole cluster.
 type Point struct {
@@ -117,7 +126,7 @@ func CalibrateModel(p *zoo.Profile, c Cluster, m Model, pt Point) (Calibration, 
 		}
 	}
 	side := 0
-	for range 100 {
+	for range calibrationSteps {
 		x := (a*fb - b*fa) / (fb - fa) // regula falsi
 		if !(x > math.Min(a, b) && x < math.Max(a, b)) {
 			x = (a + b) / 2

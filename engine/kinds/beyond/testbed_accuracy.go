@@ -149,14 +149,25 @@ func testbedAccuracy(ctx context.Context, env *experiment.Env) (*experiment.Resu
 	// and the sum and count of per-configuration means per set.model.
 	setN, setSum, setModelN := map[string]int{}, map[string]float64{}, map[string]int{}
 	var iterErrs []float64
-	for _, d := range p.Datasets {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	// Every configuration is read before any is predicted, so that the
+	// work of all of them is bounded first.
+	cs := make([]*measured.Config, len(p.Datasets))
+	for i, d := range p.Datasets {
 		c, err := measured.Load(env, d.Input)
 		if err != nil {
 			return nil, err
 		}
+		cs[i] = c
+	}
+	if err := p.checkWork(env, cs); err != nil {
+		return nil, err
+	}
+	for i, d := range p.Datasets {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		c := cs[i]
+		var err error
 		var rs []tbaResult
 		if c.Sync == "asp" {
 			rs, err = p.asp(env, res, c)
@@ -279,27 +290,20 @@ func (p *tbaParams) asp(env *experiment.Env, res *experiment.Result, c *measured
 			models = append(models, m)
 		}
 	}
-	ws := make([]int, len(c.Meas))
-	for i, m := range c.Meas {
-		ws[i] = m.Workers
-	}
+	ws := tbaWorkers(c)
 	var out []tbaResult
 	// Paper: the experiment still quotes icpe20's fixed procedure (its
 	// goldens and deviations were judged on it); converged estimates are
 	// predict's default.
-	cl := predict.Cluster{Paper: true, Link: sim.Link{Mode: mode, Order: order}, Steps: p.Steps, Seed: env.Spec.Seed, OverheadOn: sim.ReceiveThreads}
-	steps := p.Steps
-	if steps <= 0 {
-		steps = sim.DefaultSteps
-	}
-	if err := env.CheckEvents(2*experiment.SimEvents(len(c.Trace.Steps[0].Ops), steps, ws...), "dataset "+c.Name); err != nil {
-		return nil, err // 2×: the simulator runs with each overhead placement
-	}
+	// The events were bounded by checkWork and are counted as they run.
+	cl := predict.Cluster{Paper: true, Link: sim.Link{Mode: mode, Order: order}, Steps: p.Steps, Seed: env.Spec.Seed, OverheadOn: sim.ReceiveThreads,
+		Progress: env.EventCounter()}
 	if len(models) > 0 {
 		pr, err := predict.Run(c.Trace, cl, ws, models)
 		if err != nil {
 			return nil, err
 		}
+		countASP(env, c, ws, models)
 		errs, _ := pr.Errors(c.Meas)
 		for _, e := range errs {
 			out = append(out, tbaResult{model: string(e.Model), mean: 100 * e.MeanAbs, max: 100 * e.MaxAbs})
@@ -333,6 +337,7 @@ func (p *tbaParams) asp(env *experiment.Env, res *experiment.Result, c *measured
 		if err != nil {
 			return nil, err
 		}
+		countASP(env, c, ws, nil)
 		errs, _ := pr.Errors(c.Meas)
 		out = append(out, tbaResult{model: tbaSimOnProcessor, mean: 100 * errs[0].MeanAbs, max: 100 * errs[0].MaxAbs})
 	}
@@ -341,6 +346,7 @@ func (p *tbaParams) asp(env *experiment.Env, res *experiment.Result, c *measured
 		if err != nil {
 			return nil, err
 		}
+		env.CountModelWork(tbaMVAWork(ws[len(ws)-1]))
 		out = append(out, r)
 	}
 	return out, nil

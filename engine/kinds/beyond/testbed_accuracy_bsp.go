@@ -7,8 +7,8 @@ import (
 	"pslab/engine/cynthia"
 	"pslab/engine/experiment"
 	cynthiakinds "pslab/engine/kinds/cynthia"
+	"pslab/engine/kinds/zhang"
 	"pslab/engine/measured"
-	"pslab/engine/syncps"
 )
 
 // bsp predicts a BSP configuration with zhang's model and Cynthia's own
@@ -41,7 +41,7 @@ func (p *tbaParams) bsp(env *experiment.Env, res *experiment.Result, c *measured
 		pred := make([]float64, len(c.Meas))
 		for i, m := range c.Meas {
 			cfg.Workers = m.Workers
-			pt, err := syncps.Predict(cfg)
+			pt, err := zhang.Predict(env, cfg)
 			if err != nil {
 				return nil, nil, fmt.Errorf("zhang with %d workers: %w", m.Workers, err)
 			}
@@ -72,6 +72,7 @@ func (p *tbaParams) bsp(env *experiment.Env, res *experiment.Result, c *measured
 				return nil, nil, fmt.Errorf("cynthia with %d workers: %w", m.Workers, err)
 			}
 			pred[i] = bd.Throughput
+			env.CountModelWork(1)
 			res.Note("%s: Cynthia BSP W = %d: %.0f examples/s (measured %.0f)", c.Name, m.Workers, bd.Throughput, m.Throughput)
 		}
 		mean, hi := relErrors(pred, c.Meas)

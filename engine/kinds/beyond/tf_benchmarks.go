@@ -161,6 +161,10 @@ func tfBenchmarks(ctx context.Context, env *experiment.Env) (*experiment.Result,
 	if err := env.CheckEvents(run.events(), "table rows × (variants + slowdowns)"); err != nil {
 		return nil, err
 	}
+	units, rows := run.modelWork()
+	if err := env.CheckRows([]string{"params", "slowdowns"}, units, rows, "tf-benchmarks: table rows × models × (variants + slowdowns)"); err != nil {
+		return nil, err
+	}
 	run.res.Metric("rows.replicated_nccl", float64(replicated))
 	if err := run.all(ctx); err != nil {
 		return nil, err

@@ -229,7 +229,7 @@ func (r *tfbRun) predictGroup(gi int, g *tfbGroup, v tfbVariant, models []predic
 			continue
 		}
 		base := predict.Cluster{Batch: g.batch, Sync: sim.BSP, Link: sim.Link{Mode: sim.WholeStream}, Paper: true,
-			Steps: r.p.Steps, ProfileSteps: 1, Seed: r.env.Spec.Seed}
+			Steps: r.p.Steps, ProfileSteps: 1, Seed: r.env.Spec.Seed, Progress: r.env.EventCounter()}
 		if !m.Defines(sim.BSP) {
 			base.Sync = sim.ASP // MVA: the asynchronous network of the same node
 		}
@@ -240,7 +240,9 @@ func (r *tfbRun) predictGroup(gi int, g *tfbGroup, v tfbVariant, models []predic
 		c1.DeviceSpeed = r.hint[gi] // where the search starts: the group's last fitted speed
 		cal, ok := mvaCal[key]
 		if !ok || !strings.HasPrefix(string(m), "mva-") {
-			if cal, err = predict.CalibrateModel(g.profile, c1, m, predict.Point{Workers: w1, Throughput: g.ref.throughput}); err != nil {
+			cal, err = predict.CalibrateModel(g.profile, c1, m, predict.Point{Workers: w1, Throughput: g.ref.throughput})
+			r.env.CountModelWork(float64(cal.Runs) * r.modelRun(g, m, w1))
+			if err != nil {
 				return nil, fmt.Errorf("%s: %s: %w", g.ref, v.name, err)
 			}
 			r.hint[gi] = cal.DeviceSpeed
@@ -263,6 +265,7 @@ func (r *tfbRun) predictGroup(gi int, g *tfbGroup, v tfbVariant, models []predic
 			if err != nil {
 				return nil, fmt.Errorf("%s: %s: %w", row, v.name, err)
 			}
+			r.env.CountModelWork(r.modelRun(g, m, w))
 			y, ok := pr.Curve(m)
 			if !ok {
 				return nil, fmt.Errorf("%s: %s: %s n/a (%s)", row, v.name, m, pr.Why(m))
@@ -297,22 +300,6 @@ func (r *tfbRun) node(base predict.Cluster, g *tfbGroup, v tfbVariant, gpus int)
 	}
 	c.Warmup = gpus
 	return c, gpus, nil
-}
-
-// events estimates the simulator's events: per group, its calibration
-// (about 8 runs of one GPU) and its rows, for the before variant and
-// every slowdown of the grid (the node-cost variants reuse the grid's).
-func (r *tfbRun) events() float64 {
-	var e float64
-	for _, g := range r.groups {
-		ops := 4 * len(g.profile.Layers)
-		ws := []int{8}
-		for _, row := range g.rows {
-			ws = append(ws, row.gpus)
-		}
-		e += experiment.SimEvents(ops, r.p.Steps, ws...) * float64(1+len(r.p.Slowdowns))
-	}
-	return e
 }
 
 // measuredScaling records what the table itself says, no model involved:

@@ -10,7 +10,6 @@ import (
 	"pslab/engine/experiment"
 	cynthiakinds "pslab/engine/kinds/cynthia"
 	"pslab/engine/kinds/zhang"
-	"pslab/engine/syncps"
 )
 
 type zhangVsCynthiaParams struct {
@@ -59,6 +58,14 @@ func zhangVsCynthia(_ context.Context, env *experiment.Env) (*experiment.Result,
 	if err := env.AscendingList("sweep", ns); err != nil {
 		return nil, err
 	}
+	var units float64
+	for _, m := range models {
+		units += float64(len(ns)) * (zhang.PredictWork(base.Iterations, len(m.Layers)) + 2)
+	}
+	if err := env.CheckRows([]string{"sweep"}, units, float64(len(models))*(7*float64(len(ns))+3),
+		fmt.Sprintf("zhang-vs-cynthia: %d DNNs × %d worker counts, %d iterations", len(models), len(ns), base.Iterations)); err != nil {
+		return nil, err
+	}
 	bw := gbps(p.Bandwidth)
 	c := p.ProfileFLOPS * p.GPUSpeed
 	inst := cynthia.Instance{Name: "GPU worker", CPU: c, Bandwidth: bw}
@@ -85,7 +92,7 @@ func zhangVsCynthia(_ context.Context, env *experiment.Env) (*experiment.Result,
 				if model == "zhang" {
 					cfg := base
 					cfg.Layers, cfg.Workers = m.Layers, n
-					pr, err := syncps.Predict(cfg)
+					pr, err := zhang.Predict(env, cfg)
 					if err != nil {
 						return nil, fmt.Errorf("zhang, %s, %d workers: %w", m.Name, n, err)
 					}
@@ -95,6 +102,7 @@ func zhangVsCynthia(_ context.Context, env *experiment.Env) (*experiment.Result,
 					if err != nil {
 						return nil, fmt.Errorf("%s, %s, %d workers: %w", model, m.Name, n, err)
 					}
+					env.CountModelWork(1)
 					t = b.Iter
 					if model == "cynthia" {
 						ct = t

@@ -89,8 +89,12 @@ func cynthiaTimeVsWorkers(_ context.Context, env *experiment.Env) (*experiment.R
 			models++
 		}
 	}
-	if err := env.CheckModelWork([]string{"sweep"}, float64(len(ns))*float64(len(p.Workloads))*float64(models),
-		fmt.Sprintf("cynthia-time-vs-workers: %d points × %d workloads × %d models", len(ns), len(p.Workloads), models)); err != nil {
+	what := fmt.Sprintf("cynthia-time-vs-workers: %d points × %d workloads × %d models", len(ns), len(p.Workloads), models)
+	if err := env.CheckModelWork([]string{"sweep"}, float64(len(ns))*float64(len(p.Workloads))*float64(models), what); err != nil {
+		return nil, err
+	}
+	units, rows := timeVsWorkersWork(len(ns), len(p.Workloads), models)
+	if err := env.CheckRows([]string{"sweep"}, units, rows, what); err != nil {
 		return nil, err
 	}
 	t4, err := env.Input("table4", cynthiaTable4)
@@ -124,6 +128,7 @@ func cynthiaTimeVsWorkers(_ context.Context, env *experiment.Env) (*experiment.R
 				if err != nil {
 					return nil, fmt.Errorf("%s with %d workers: %w", name, n, err)
 				}
+				env.CountModelWork(1)
 				res.Point(fmt.Sprintf("%s %s (%s)", name, m, w.Sync), m, dataset.Derived, x, b.Time/60)
 				if m != "cynthia" {
 					continue
@@ -146,6 +151,7 @@ func cynthiaTimeVsWorkers(_ context.Context, env *experiment.Env) (*experiment.R
 			if err != nil {
 				return nil, err
 			}
+			env.CountModelWork(1)
 			res.Metric("crossover."+name, x)
 			res.Note("%s (BSP): computation and communication times cross at n* = %.2f workers", name, x)
 		}

@@ -174,6 +174,9 @@ func cynthiaMeasured(_ context.Context, env *experiment.Env) (*experiment.Result
 			return nil, env.Spec.Errorf([]string{"inputs", "steps"}, "%v", err)
 		}
 	}
+	if err := checkMeasuredWork(env, []string{"inputs", "measured"}, meas.Len(), ph.Len(), 1); err != nil {
+		return nil, err
+	}
 	res := experiment.NewResult()
 	bySync := newCynthiaErrors()
 	if err := cynthiaPredictRows(env, meas, ph, cycle, b, 1, "", res, bySync, nil); err != nil {
@@ -189,12 +192,20 @@ func cynthiaMeasuredCases(env *experiment.Env, p cynthiaMeasuredParams) (*experi
 	if p.Bandwidth != 0 {
 		return nil, env.Errorf("bandwidth", "bandwidth is read from each case's metadata; leave it unset with [[params.case]]")
 	}
-	res := experiment.NewResult()
-	bySync, byCase := newCynthiaErrors(), newCynthiaErrors()
+	// Every case is read before any is predicted, so that the work of
+	// all of them is bounded first.
+	type loaded struct {
+		c     *measured.Config
+		cycle float64
+	}
+	cases := make([]loaded, len(p.Cases))
+	seen := map[string]bool{}
+	measRows, phaseRows := 0, 0
 	for i, c := range p.Cases {
-		if c.Input == "" || strings.ContainsAny(c.Input, " .") || byCase.count[c.Input] > 0 {
+		if c.Input == "" || strings.ContainsAny(c.Input, " .") || seen[c.Input] {
 			return nil, env.Errorf("case", "case %d: input %q must be set, unique, without spaces or dots (it names metrics)", i+1, c.Input)
 		}
+		seen[c.Input] = true
 		tc, err := measured.Load(env, c.Input)
 		if err != nil {
 			return nil, err
@@ -203,6 +214,16 @@ func cynthiaMeasuredCases(env *experiment.Env, p cynthiaMeasuredParams) (*experi
 		if err != nil {
 			return nil, env.Spec.Errorf([]string{"inputs", c.Input}, "input %q: steps.arrow: %v", c.Input, err)
 		}
+		cases[i] = loaded{tc, cycle}
+		measRows, phaseRows = measRows+tc.MeasTable.Len(), phaseRows+tc.Phases.Len()
+	}
+	if err := checkMeasuredWork(env, []string{"params", "case"}, measRows, phaseRows, len(cases)); err != nil {
+		return nil, err
+	}
+	res := experiment.NewResult()
+	bySync, byCase := newCynthiaErrors(), newCynthiaErrors()
+	for i, c := range p.Cases {
+		tc, cycle := cases[i].c, cases[i].cycle
 		if err := cynthiaPredictRows(env, tc.MeasTable, tc.Phases, cycle, tc.Bandwidth, tc.DeviceSpeed, c.Input, res, bySync, byCase); err != nil {
 			return nil, fmt.Errorf("%s: %w", c.Input, err)
 		}
@@ -222,21 +243,34 @@ func cynthiaMeasuredCases(env *experiment.Env, p cynthiaMeasuredParams) (*experi
 // and, with a case name, to byCase.
 func cynthiaPredictRows(env *experiment.Env, meas, ph *dataset.Table, cycle, b, clock float64, caseName string, res *experiment.Result, bySync, byCase *cynthiaErrors) error {
 	node := cynthiamodel.Instance{Name: "testbed", CPU: 1, Bandwidth: b}
+	// The phase row of each (job, batch) and the 1-worker run of each
+	// (model, batch, PS, sync), the last one of the file on repeats: one
+	// pass over each table, not one per measured row.
+	type phaseKey struct {
+		job   string
+		batch int64
+	}
+	type runKey struct {
+		model, sync string
+		batch, ps   int64
+	}
+	phaseRow, oneWorker := map[phaseKey]int{}, map[runKey]int{}
+	for k := range ph.Len() {
+		phaseRow[phaseKey{ph.Strings("job")[k], ph.Ints("batch")[k]}] = k
+	}
+	for k := range meas.Len() {
+		if meas.Ints("workers")[k] == 1 {
+			oneWorker[runKey{meas.Strings("model")[k], meas.Strings("sync")[k], meas.Ints("batch")[k], meas.Ints("ps")[k]}] = k
+		}
+	}
 	for i := range meas.Len() {
 		model, batch, n, ps, syncName := meas.Strings("model")[i], meas.Ints("batch")[i], int(meas.Ints("workers")[i]), int(meas.Ints("ps")[i]), meas.Strings("sync")[i]
-		j, i1 := -1, -1
-		for k := range ph.Len() {
-			if ph.Strings("job")[k] == model && ph.Ints("batch")[k] == batch {
-				j = k
-			}
+		j, ok := phaseRow[phaseKey{model, batch}]
+		i1, ok1 := oneWorker[runKey{model, syncName, batch, meas.Ints("ps")[i]}]
+		if !ok1 {
+			i1 = -1
 		}
-		for k := range meas.Len() {
-			if meas.Strings("model")[k] == model && meas.Ints("batch")[k] == batch && meas.Ints("ps")[k] == int64(ps) &&
-				meas.Strings("sync")[k] == syncName && meas.Ints("workers")[k] == 1 {
-				i1 = k
-			}
-		}
-		if j < 0 {
+		if !ok {
 			return env.Spec.Errorf([]string{"inputs", "phases"}, "no phase profile for %s at batch %d", model, batch)
 		}
 		prof, err := ProfileFromTestbed(meas, ph, i1, j, cycle)
@@ -251,6 +285,7 @@ func cynthiaPredictRows(env *experiment.Env, meas, ph *dataset.Table, cycle, b, 
 		if err != nil {
 			return fmt.Errorf("%s with %d workers: %w", model, n, err)
 		}
+		env.CountModelWork(1)
 		x, std := meas.Floats("throughput")[i], meas.Floats("throughput_std")[i]
 		label := fmt.Sprintf("%s b%d %s %d PS", model, batch, syncName, ps)
 		key := fmt.Sprintf("%s.b%d.%s.ps%d.w%d", model, batch, syncName, ps, n)
@@ -270,4 +305,15 @@ func cynthiaPredictRows(env *experiment.Env, meas, ph *dataset.Table, cycle, b, 
 		}
 	}
 	return nil
+}
+
+// checkMeasuredWork bounds cynthia-measured's work on measRows measured
+// rows and phaseRows phase rows in cases cases before any is predicted:
+// indexing both tables and one evaluation per measured row (model work),
+// two points and a metric per measured row, and per case a note and the
+// error summaries (rows); key is the spec key of the inputs.
+func checkMeasuredWork(env *experiment.Env, key []string, measRows, phaseRows, cases int) error {
+	units := 2*float64(measRows) + float64(phaseRows)
+	rows := 3*float64(measRows) + 4*float64(cases) + 8 // the summaries: two syncs, three lines each
+	return env.CheckRows(key, units, rows, fmt.Sprintf("cynthia-measured: %d measured rows and %d phase rows in %d inputs", measRows, phaseRows, cases))
 }

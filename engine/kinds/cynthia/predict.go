@@ -90,8 +90,11 @@ func cynthiaPredict(_ context.Context, env *experiment.Env) (*experiment.Result,
 	if err := checkSeriesNodes(env, p.Series, byPS); err != nil {
 		return nil, err
 	}
-	if err := env.CheckModelWork([]string{"sweep"}, predictWork(p.Series, ns, byPS),
-		fmt.Sprintf("cynthia-predict: %d points × %d series", len(ns), len(p.Series))); err != nil {
+	units, what := predictWork(p.Series, ns, byPS), fmt.Sprintf("cynthia-predict: %d points × %d series", len(ns), len(p.Series))
+	if err := env.CheckModelWork([]string{"sweep"}, units, what); err != nil {
+		return nil, err
+	}
+	if err := env.CheckRows([]string{"sweep"}, units+float64(len(p.Series)), predictRows(len(ns), len(p.Series), len(p.Compare), len(p.Change)), what); err != nil {
 		return nil, err
 	}
 	xs := make([]float64, len(ns))
@@ -213,6 +216,7 @@ func predictSeries(env *experiment.Env, in *cynthiaInputs, base cynthiamodel.Ins
 		if err != nil {
 			return curve{}, fmt.Errorf("%s = %v: %w", env.Spec.Sweep.Var, x, err)
 		}
+		env.CountModelWork(float64(1 + len(cl.Workers) + len(cl.PS)))
 		c.ys[i] = quantity(b)
 		res.Point(s.Label, s.Model, dataset.Derived, x, c.ys[i])
 		res.Metric(s.Key+"."+xKey(x), c.ys[i])
@@ -239,6 +243,7 @@ func predictSeries(env *experiment.Env, in *cynthiaInputs, base cynthiamodel.Ins
 		if err := markCrossover(w, worker, psType, base, s, res); err != nil {
 			return curve{}, err
 		}
+		env.CountModelWork(1)
 	}
 	return c, nil
 }

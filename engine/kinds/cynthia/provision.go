@@ -55,6 +55,16 @@ func (p *cynthiaProvisionParams) cases(env *experiment.Env, in *cynthiaInputs) (
 	if len(p.Goals) == 0 {
 		return nil, env.Errorf("goals", "no goals")
 	}
+	// The goals are the product of each set's lists: bound their number
+	// (each at least one evaluation and ten result lines) before any is
+	// built.
+	n := 0.0
+	for _, g := range p.Goals {
+		n += float64(len(g.TimeMin)) * float64(len(g.Loss))
+	}
+	if err := env.CheckRows([]string{"params", "goals"}, n, 10*n, fmt.Sprintf("%s: %.0f goals (time_min × loss)", env.Spec.Kind, n)); err != nil {
+		return nil, err
+	}
 	var out []cynthiaCase
 	for i := range p.Goals {
 		g := &p.Goals[i]
@@ -108,8 +118,9 @@ type planOutcome struct {
 // planAndJudge runs Algorithm 1 with model m and evaluates the plan with
 // Cynthia's model (the ground truth of these experiments). When no plan
 // meets the goal the error wraps cynthiamodel.ErrInfeasible.
-func planAndJudge(m cynthiamodel.Model, maxW int, c cynthiaCase, cat []cynthiamodel.Instance, cBase float64) (*planOutcome, error) {
+func planAndJudge(env *experiment.Env, m cynthiamodel.Model, maxW int, c cynthiaCase, cat []cynthiamodel.Instance, cBase float64) (*planOutcome, error) {
 	plan, err := cynthiamodel.Planner{Model: m, MaxWorkers: maxW}.Plan(c.w, c.loss, c.goal, cat, cBase)
+	countPlan(env, plan, err)
 	if err != nil {
 		return nil, err
 	}
@@ -117,14 +128,15 @@ func planAndJudge(m cynthiamodel.Model, maxW int, c cynthiaCase, cat []cynthiamo
 	if err != nil {
 		return nil, err
 	}
+	env.CountModelWork(1)
 	return &planOutcome{plan: plan, time: b.Iter * float64(plan.Iterations),
 		cost: cynthiamodel.Cost(plan.Instance, plan.Workers, plan.PS, b.Iter, plan.Iterations)}, nil
 }
 
 // planOrInfeasible is planAndJudge that returns an infeasibility as why
 // instead of as an error.
-func planOrInfeasible(m cynthiamodel.Model, maxW int, c cynthiaCase, cat []cynthiamodel.Instance, cBase float64) (o *planOutcome, why, err error) {
-	o, err = planAndJudge(m, maxW, c, cat, cBase)
+func planOrInfeasible(env *experiment.Env, m cynthiamodel.Model, maxW int, c cynthiaCase, cat []cynthiamodel.Instance, cBase float64) (o *planOutcome, why, err error) {
+	o, err = planAndJudge(env, m, maxW, c, cat, cBase)
 	if errors.Is(err, cynthiamodel.ErrInfeasible) {
 		return nil, err, nil
 	}
@@ -151,18 +163,25 @@ func cynthiaProvision(_ context.Context, env *experiment.Env) (*experiment.Resul
 	if err != nil {
 		return nil, err
 	}
-	if err := env.CheckModelWork([]string{"params", "goals"}, provisionWork(&p, 2, cases, in.catalogue, base.CPU),
-		fmt.Sprintf("cynthia-provision: %d goals × 2 planners and %d ps_scan grids (search spaces of Algorithm 1)", len(cases), len(p.PSScan))); err != nil {
+	units := provisionWork(&p, 2, cases, in.catalogue, base.CPU)
+	what := fmt.Sprintf("cynthia-provision: %d goals × 2 planners and %d ps_scan grids (search spaces of Algorithm 1)", len(cases), len(p.PSScan))
+	if err := env.CheckModelWork([]string{"params", "goals"}, units, what); err != nil {
+		return nil, err
+	}
+	// Its output: per goal a bar and, per planner, two bars, nine
+	// metrics and a note, and the saving; per ps_scan grid three metrics
+	// and a note; five more.
+	if err := env.CheckRows([]string{"params", "goals"}, units, 26*float64(len(cases))+4*float64(len(p.PSScan))+5, what); err != nil {
 		return nil, err
 	}
 	res := experiment.NewResult()
 	lo, hi, compared := math.Inf(1), math.Inf(-1), 0
 	for _, c := range cases {
-		cyn, why, err := planOrInfeasible(cynthiamodel.ModelCynthia, p.MaxWorkers, c, in.catalogue, base.CPU)
+		cyn, why, err := planOrInfeasible(env, cynthiamodel.ModelCynthia, p.MaxWorkers, c, in.catalogue, base.CPU)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", c.key, err)
 		}
-		opt, whyOpt, err := planOrInfeasible(cynthiamodel.ModelOptimus, p.MaxWorkers, c, in.catalogue, base.CPU)
+		opt, whyOpt, err := planOrInfeasible(env, cynthiamodel.ModelOptimus, p.MaxWorkers, c, in.catalogue, base.CPU)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", c.key, err)
 		}
@@ -244,7 +263,7 @@ func scanPS(env *experiment.Env, in *cynthiaInputs, p *cynthiaProvisionParams, b
 			break
 		}
 		c := cynthiaCase{w: w, loss: cynthiamodel.Loss{Beta0: b0, Beta1: set.Beta1}, goal: cynthiamodel.Goal{Time: s.TimeMin * 60, Loss: s.Loss}}
-		o, _, err := planOrInfeasible(cynthiamodel.ModelCynthia, p.MaxWorkers, c, in.catalogue, base.CPU)
+		o, _, err := planOrInfeasible(env, cynthiamodel.ModelCynthia, p.MaxWorkers, c, in.catalogue, base.CPU)
 		if err != nil {
 			return err
 		}

@@ -48,8 +48,13 @@ func cynthiaPlanSearch(_ context.Context, env *experiment.Env) (*experiment.Resu
 	if err != nil {
 		return nil, err
 	}
-	if err := env.CheckModelWork([]string{"params", "goals"}, provisionWork(&p, 1, cases, in.catalogue, base.CPU),
-		fmt.Sprintf("cynthia-plan-search: %d goals (search spaces of Algorithm 1)", len(cases))); err != nil {
+	units := provisionWork(&p, 1, cases, in.catalogue, base.CPU)
+	what := fmt.Sprintf("cynthia-plan-search: %d goals (search spaces of Algorithm 1)", len(cases))
+	if err := env.CheckModelWork([]string{"params", "goals"}, units, what); err != nil {
+		return nil, err
+	}
+	// Its output: per goal three bars, six metrics and a note; two more.
+	if err := env.CheckRows([]string{"params", "goals"}, units, 10*float64(len(cases))+2, what); err != nil {
 		return nil, err
 	}
 	var claims *dataset.Table
@@ -62,6 +67,7 @@ func cynthiaPlanSearch(_ context.Context, env *experiment.Env) (*experiment.Resu
 	var spaces, paperMS []float64
 	for _, c := range cases {
 		plan, err := cynthiamodel.Planner{MaxWorkers: p.MaxWorkers}.Plan(c.w, c.loss, c.goal, in.catalogue, base.CPU)
+		countPlan(env, plan, err)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", c.key, err)
 		}

@@ -1,6 +1,7 @@
 package cynthia
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -104,6 +105,22 @@ func predictWork(series []cynthiaSeries, xs []int, byPS bool) float64 {
 	return units
 }
 
+// timeVsWorkersWork is cynthia-time-vs-workers' estimate: one closed-form
+// evaluation per point, workload and model and a crossover per workload
+// (units of model work); a row per evaluation, two metrics per point and
+// workload, four metrics and notes per workload and a note (rows).
+func timeVsWorkersWork(points, workloads, models int) (units, rows float64) {
+	evals := float64(points) * float64(workloads) * float64(models)
+	return evals + float64(workloads), evals + 2*float64(points)*float64(workloads) + 4*float64(workloads) + 1
+}
+
+// predictRows is the output of cynthia-predict: a row and two metrics per
+// point and series, the shape metrics, crossover point, metric and note of
+// a series (11), four lines per comparison, two per change and a note.
+func predictRows(points, series, compares, changes int) float64 {
+	return 3*float64(points)*float64(series) + 11*float64(series) + 4*float64(compares) + 2*float64(changes) + 1
+}
+
 // planWork is an upper bound of Algorithm 1's inner-loop evaluations for
 // one plan: the size of the Theorem 4.1 search space over the catalogue
 // (Planner.Bounds, computed without the loop).
@@ -141,4 +158,16 @@ func provisionWork(p *cynthiaProvisionParams, models int, cases []cynthiaCase, c
 		}
 	}
 	return units
+}
+
+// countPlan counts the inner-loop evaluations of one run of Algorithm 1
+// (Search.Evaluations of the plan, or of the search that found none) as
+// model work.
+func countPlan(env *experiment.Env, plan cynthiamodel.Plan, err error) {
+	n := plan.Search.Evaluations
+	var inf *cynthiamodel.InfeasibleError
+	if errors.As(err, &inf) {
+		n = inf.Search.Evaluations
+	}
+	env.CountModelWork(float64(n))
 }

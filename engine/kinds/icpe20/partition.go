@@ -43,10 +43,20 @@ func psPartition(_ context.Context, env *experiment.Env) (*experiment.Result, er
 		}
 		vars[i] = placement.Variable{Name: name, Bytes: int64(b + 0.5)}
 	}
+	// Greedy visits every server for every variable; a bar and a metric
+	// per server, a note per variable and the reported totals.
+	if p.Servers < 1 || p.Servers > placement.MaxServers {
+		return nil, env.Errorf("servers", "servers = %d: want 1 to %d (placement.MaxServers)", p.Servers, placement.MaxServers)
+	}
+	if err := env.CheckRows([]string{"params", "servers"}, float64(len(vars))*float64(p.Servers+1), 2*float64(p.Servers)+float64(len(vars))+8,
+		fmt.Sprintf("ps-partition: %d variables × %d servers", len(vars), p.Servers)); err != nil {
+		return nil, err
+	}
 	part, err := placement.Greedy(vars, p.Servers)
 	if err != nil {
 		return nil, env.Errorf("servers", "%v", err)
 	}
+	env.CountModelWork(float64(len(vars)) * float64(p.Servers+1))
 	res := experiment.NewResult()
 	for s, load := range part.Load {
 		cat := fmt.Sprintf("ps%d", s+1)

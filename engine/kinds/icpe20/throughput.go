@@ -12,6 +12,7 @@ import (
 	"pslab/engine/mva"
 	"pslab/engine/predict"
 	"pslab/engine/sim"
+	"pslab/engine/trace"
 	"pslab/engine/zoo"
 )
 
@@ -226,12 +227,16 @@ func icpe20Throughput(ctx context.Context, env *experiment.Env) (*experiment.Res
 		return nil, err
 	}
 	profiles, measTables := map[string]*zoo.Profile{}, map[string]*dataset.Table{}
+	recorded, err := p.checkWork(env, ws, profiles, bounds)
+	if err != nil {
+		return nil, err
+	}
 	var curves []*tputCurve
 	for i := range p.Cases {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		cv, err := p.run(env, &p.Cases[i], ws, profiles)
+		cv, err := p.run(env, &p.Cases[i], ws, profiles, recorded[i])
 		if err != nil {
 			return nil, err
 		}
@@ -349,12 +354,17 @@ func (p *tputParams) check(env *experiment.Env) error {
 	return nil
 }
 
-// run gets the case's 1-worker trace and simulates every W.
-func (p *tputParams) run(env *experiment.Env, c *tputCase, ws []int, cache map[string]*zoo.Profile) (*tputCurve, error) {
-	tr, err := p.trace(env, c, cache)
-	if err != nil {
-		return nil, err
+// run gets the case's 1-worker trace (tr, if checkWork read it) and
+// simulates every W; the work was bounded by checkWork and is counted.
+func (p *tputParams) run(env *experiment.Env, c *tputCase, ws []int, cache map[string]*zoo.Profile, tr *trace.Trace) (*tputCurve, error) {
+	if tr == nil {
+		var err error
+		if tr, err = p.trace(env, c, cache); err != nil {
+			return nil, err
+		}
+		env.CountModelWork(experiment.SynthOpWork * float64(tputTraceOps(tr)))
 	}
+	var err error
 	mode, _ := sim.ParseMode(c.Transport)
 	order, _ := sim.ParseOrder(c.Order)
 	on, _ := sim.ParseOverheadPlacement(c.OverheadOn)
@@ -366,23 +376,18 @@ func (p *tputParams) run(env *experiment.Env, c *tputCase, ws []int, cache map[s
 	if cv.coarse, err = predict.FromTrace(tr); err != nil {
 		return nil, fmt.Errorf("case %q: %w", c.ID, err)
 	}
+	env.CountModelWork(float64(tputTraceOps(tr)))
 	cv.bound = cv.coarse.LinkBound(c.Batch, bw)
 	if !slices.Contains(c.Series, "simulator") && !slices.Contains(c.Series, "events") {
 		return cv, nil
 	}
-	cfg := sim.Config{Steps: c.Steps, Warmup: p.Warmup, Link: sim.Link{Mode: mode, Order: order}, OverheadOn: on, Seed: env.Spec.Seed}
+	cfg := sim.Config{Steps: c.Steps, Warmup: p.Warmup, Link: sim.Link{Mode: mode, Order: order}, OverheadOn: on, Seed: env.Spec.Seed,
+		Progress: env.EventCounter()}
 	if slices.Contains(c.Series, "events") {
 		cfg.Warmup = sim.NoWarmup // event counts need no measurement window
 	}
-	steps := cfg.Steps
-	if steps <= 0 {
-		steps = sim.DefaultSteps
-	}
 	if p.Estimate == "converged" {
 		return cv, p.estimate(env, c, tr, cfg, ws, cv)
-	}
-	if err := env.CheckEvents(experiment.SimEvents(len(tr.Steps[0].Ops), steps, ws...), fmt.Sprintf("case %q", c.ID)); err != nil {
-		return nil, err
 	}
 	if cv.runs, err = sim.Sweep(tr, cfg, ws); err != nil {
 		return nil, fmt.Errorf("case %q: %w", c.ID, err)

@@ -65,7 +65,7 @@ func (p *tputParams) emit(env *experiment.Env, res *experiment.Result, cv *tputC
 		res.Note("%s: simulator knee W = %d (ε = %g, saturated within the sweep: %v), peak %.4g examples/s = %.3g of the link bound",
 			c.Label, k, p.KneeEpsilon, sat, peak, peak/cv.bound)
 	}
-	if err := p.coarseCurves(cv, ws); err != nil {
+	if err := p.coarseCurves(env, cv, ws); err != nil {
 		return err
 	}
 	// Coarse-model metrics are recorded for every case; only the series
@@ -116,7 +116,7 @@ func (p *tputParams) emit(env *experiment.Env, res *experiment.Result, cv *tputC
 // (key lin, 1 PS only) and Cynthia's restatement and its T_C/2 variant
 // (cynthia, cynthia_halved) from the case's trace, drawn or not: their
 // errors against measurements are recorded either way.
-func (p *tputParams) coarseCurves(cv *tputCurve, ws []int) error {
+func (p *tputParams) coarseCurves(env *experiment.Env, cv *tputCurve, ws []int) error {
 	c, co := cv.c, cv.coarse
 	cv.coarseY = map[string][]float64{}
 	if c.Servers == 1 {
@@ -124,6 +124,7 @@ func (p *tputParams) coarseCurves(cv *tputCurve, ws []int) error {
 		if err != nil {
 			return fmt.Errorf("case %q: Lin et al.: %w", c.ID, err)
 		}
+		env.CountModelWork(10 * float64(len(x))) // the population levels, ten units each at most
 		y := make([]float64, len(ws))
 		for i, w := range ws {
 			y[i] = float64(c.Batch) * x[w-1]
@@ -140,6 +141,7 @@ func (p *tputParams) coarseCurves(cv *tputCurve, ws []int) error {
 			}
 		}
 		cv.coarseY[key] = y
+		env.CountModelWork(float64(len(ws)))
 	}
 	return nil
 }

@@ -9,22 +9,27 @@ import (
 )
 
 // estimate fills cv with converged estimates (sim.Estimate) for every W.
-// The events bound is the experiment's limit, shared by the points.
+// checkWork admitted the least events of every case (DefaultReplications
+// of Steps per worker); the events bound of this case is its share of the
+// experiment's limit in proportion to that least, so that all cases
+// together stay within the limit. The W of the case share it in
+// proportion (sim.EstimateSweep).
 func (p *tputParams) estimate(env *experiment.Env, c *tputCase, tr *trace.Trace, cfg sim.Config, ws []int, cv *tputCurve) error {
 	steps := cfg.Steps
 	if steps <= 0 {
 		steps = sim.DefaultEstimateSteps
 	}
 	least := float64(sim.DefaultReplications) * experiment.SimEvents(len(tr.Steps[0].Ops), steps, ws...)
-	if err := env.CheckEvents(least, fmt.Sprintf("case %q", c.ID)); err != nil {
-		return err
+	share := env.EventLimit()
+	if admitted := env.Charged().Events; admitted > 0 {
+		share *= least / admitted
 	}
 	pr, err := sim.Compile(tr)
 	if err != nil {
 		return fmt.Errorf("case %q: %w", c.ID, err)
 	}
 	cfg.Warmup = 0
-	prec := sim.Precision{Target: p.Precision, MaxEvents: int64(env.EventLimit())} // shared by the W in proportion
+	prec := sim.Precision{Target: p.Precision, MaxEvents: max(int64(share), 1)}
 	if cv.est, err = pr.EstimateSweep(cfg, prec, ws); err != nil {
 		return fmt.Errorf("case %q: %w", c.ID, err)
 	}

@@ -70,6 +70,12 @@ func tputProfile(env *experiment.Env, name string, cache map[string]*zoo.Profile
 // trace returns the case's 1-worker trace: the recorded one, or one
 // synthesized from the layer profile with the case's settings.
 func (p *tputParams) trace(env *experiment.Env, c *tputCase, cache map[string]*zoo.Profile) (*trace.Trace, error) {
+	return p.traceSteps(env, c, cache, p.ProfileSteps)
+}
+
+// traceSteps is trace with profileSteps synthesized steps (0: the
+// default).
+func (p *tputParams) traceSteps(env *experiment.Env, c *tputCase, cache map[string]*zoo.Profile, profileSteps int) (*trace.Trace, error) {
 	if c.Trace != "" {
 		t, err := env.Input(c.Trace, dataset.TraceSchema)
 		if err != nil {
@@ -89,7 +95,7 @@ func (p *tputParams) trace(env *experiment.Env, c *tputCase, cache map[string]*z
 		return nil, err
 	}
 	mode, _ := sim.ParseMode(c.Transport)
-	cl := predict.Cluster{ProfileSteps: p.ProfileSteps, Servers: c.Servers, Batch: c.Batch, DeviceSpeed: c.DeviceSpeed,
+	cl := predict.Cluster{ProfileSteps: profileSteps, Servers: c.Servers, Batch: c.Batch, DeviceSpeed: c.DeviceSpeed,
 		Bandwidth: c.BandwidthGbps * 1e9 / 8, Alpha: p.AlphaNsPerByte * 1e-9, Beta: p.BetaUs * 1e-6, Jitter: p.Jitter,
 		UpdateTime: p.UpdateNsPerByte * 1e-9, Seed: env.Spec.Seed,
 		Link: sim.Link{Mode: mode, Window: int64(math.Round(c.WindowMB * 1e6))}}

@@ -49,11 +49,14 @@ func errorTableBars(_ context.Context, env *experiment.Env) (*experiment.Result,
 	for _, c := range cols {
 		value[c] = map[string]map[string]float64{}
 	}
+	seenVariant, seenRow := map[string]bool{}, map[string]bool{}
 	for i := range dnn {
-		if !slices.Contains(variants, variant[i]) {
+		if !seenVariant[variant[i]] {
+			seenVariant[variant[i]] = true
 			variants = append(variants, variant[i])
 		}
-		if !slices.Contains(rows, dnn[i]) {
+		if !seenRow[dnn[i]] {
+			seenRow[dnn[i]] = true
 			rows = append(rows, dnn[i])
 		}
 		for _, c := range cols {
@@ -66,8 +69,17 @@ func errorTableBars(_ context.Context, env *experiment.Env) (*experiment.Result,
 			value[c][variant[i]][dnn[i]] = t.Floats(c)[i]
 		}
 	}
+	// One pass over the table (above), then a bar per (variant, row) pair
+	// that has a value and the maxima and comparisons: bound the pairs
+	// visited and the lines written before drawing.
+	n, pairs := float64(len(dnn)), float64(len(variants))*float64(len(rows))
+	if err := env.CheckRows([]string{"inputs", "errors"}, 7*n+pairs, n+3*float64(len(variants))+8,
+		fmt.Sprintf("error-table: %d rows, %d variants × %d table rows", len(dnn), len(variants), len(rows))); err != nil {
+		return nil, err
+	}
+	env.CountModelWork(4*n + pairs) // the pass, the pairs, the maxima (and the comparison below)
 	for d := range p.Labels {
-		if !slices.Contains(rows, d) {
+		if !seenRow[d] {
 			return nil, env.Errorf("labels", "label for %q, which is not a row of the table %v", d, rows)
 		}
 	}
@@ -95,6 +107,7 @@ func errorTableBars(_ context.Context, env *experiment.Env) (*experiment.Result,
 			return nil, env.Errorf("compare", "compare %v: want two of the table's variants %v", p.Compare, variants)
 		}
 		a, b := p.Compare[0], p.Compare[1]
+		env.CountModelWork(3 * float64(len(rows)))
 		for _, c := range cols {
 			d, worst := math.Inf(-1), ""
 			for _, row := range rows {

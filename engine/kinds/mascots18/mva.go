@@ -130,6 +130,9 @@ func mvaThroughput(_ context.Context, env *experiment.Env) (*experiment.Result, 
 		}
 	}
 	maxK := ks[len(ks)-1]
+	if err := checkMVAWork(env, len(profiles), len(p.Servers), len(keys), len(p.Plotted), len(ks), maxK, meas); err != nil {
+		return nil, err
+	}
 	res := experiment.NewResult()
 	for _, n := range p.Notes {
 		res.Note("%s", n)
@@ -148,6 +151,7 @@ func mvaThroughput(_ context.Context, env *experiment.Env) (*experiment.Result, 
 				if err != nil {
 					return nil, fmt.Errorf("profile %q with %d PS, %s: %w", prof.ID, m, k, err)
 				}
+				env.CountModelWork(mvaLevelWork * float64(len(c)))
 				cs.x[k] = c
 			}
 			var mp map[int]measuredPoint
@@ -155,6 +159,7 @@ func mvaThroughput(_ context.Context, env *experiment.Env) (*experiment.Result, 
 				if mp, err = measuredFor(meas, prof, m, maxK); err != nil {
 					return nil, err
 				}
+				env.CountModelWork(float64(meas.Len()))
 			}
 			o := curveOut{res: res, p: p, keys: keys, ks: ks, multiProfile: len(profiles) > 1}
 			o.plot(cs, mp)
@@ -300,3 +305,27 @@ func (o curveOut) plot(cs curveSet, mp map[int]measuredPoint) {
 
 // bottleneck is the largest demand at a shared station, seconds.
 func bottleneck(q mva.Phases) float64 { return math.Max(math.Max(q.Uplink, q.Downlink), q.Server) }
+
+// mvaLevelWork is the model work of one population level of an MVA curve
+// (units of experiment.DefaultMaxModelWork): 10, what a level of the
+// slowest variant costs (Bard–Schweitzer's fixed point, about 700 ns at
+// 65,536 workers; the recursive variants 60–250 ns).
+const mvaLevelWork = 10
+
+// checkMVAWork bounds mva-throughput's work before any curve is solved:
+// for each profile and number of servers, one curve of maxK population
+// levels per variant and a pass over the measured rows (model work); per
+// point its plotted curves, linear and bound lines and measurement, and
+// up to three metrics per variant (x, speedup, efficiency); per curve set
+// its structural metrics and notes (rows).
+func checkMVAWork(env *experiment.Env, profiles, servers, variants, plotted, points, maxK int, meas *dataset.Table) error {
+	sets := float64(profiles) * float64(servers)
+	measRows := 0.0
+	if meas != nil {
+		measRows = float64(meas.Len())
+	}
+	units := sets * (float64(variants)*mvaLevelWork*float64(maxK) + measRows)
+	rows := sets*(float64(points)*float64(plotted+3+3*variants)+12*float64(variants)+20) + float64(profiles) + 2
+	return env.CheckRows([]string{"sweep"}, units, rows,
+		fmt.Sprintf("mva-throughput: %d profiles × %d server counts × %d variants up to %d workers", profiles, servers, variants, maxK))
+}

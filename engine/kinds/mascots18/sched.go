@@ -86,6 +86,9 @@ func (p schedParams) validate(env *experiment.Env) error {
 	case !(p.Precision > 0) || math.IsInf(p.Precision, 0):
 		return env.Errorf("precision", "precision %v, need finite > 0", p.Precision)
 	}
+	if err := p.checkNodes(env); err != nil {
+		return err
+	}
 	if _, ok := schedMVAVariants[p.MVA]; !ok {
 		return env.Errorf("mva", "unknown MVA variant %q (want exact or approximate)", p.MVA)
 	}
@@ -138,12 +141,17 @@ func schedWorkload(specs []sched.ModelSpec, nodes int, variance float64, v mva.V
 }
 
 // loadSchedWorkload reads the Table III input named input and builds the
-// workload of p.
-func loadSchedWorkload(env *experiment.Env, input string, p schedParams) (sched.Workload, error) {
+// workload of p, after check (the kind's bound on its work, given the
+// number of job types) admits it.
+func loadSchedWorkload(env *experiment.Env, input string, p schedParams, check func(types int) error) (sched.Workload, error) {
 	t, err := env.Input(input, mascotsTable3)
 	if err != nil {
 		return sched.Workload{}, err
 	}
+	if err := check(p.types(t.Len())); err != nil {
+		return sched.Workload{}, err
+	}
+	env.CountModelWork(float64(p.types(t.Len())) * mvaLevelWork * float64(p.Nodes))
 	specs, err := schedSpecs(t, p.Types)
 	if err != nil {
 		return sched.Workload{}, env.Errorf("types", "%v", err)

@@ -75,13 +75,19 @@ func schedEarly(ctx context.Context, env *experiment.Env) (*experiment.Result, e
 			return nil, env.Errorf("gammas", "γ %v, need finite ≥ 0", g)
 		}
 	}
-	wl, err := loadSchedWorkload(env, "jobs", p.schedParams)
+	// Every γ in every replication runs exactly max_jobs arrivals; per γ a
+	// CDF of cdf_points points and a dozen metrics and a note.
+	nRuns, g := float64(p.Replications)*float64(len(p.Gammas)), float64(len(p.Gammas))
+	wl, err := loadSchedWorkload(env, "jobs", p.schedParams, func(types int) error {
+		return p.checkSched(env, []string{"params", "gammas"}, schedEvents(nRuns, float64(p.MaxJobs), p.Nodes, p.MaxInSystem),
+			nRuns*float64(p.MaxJobs), g*(float64(p.CDFPoints)+20), types, schedWhat("sched-early-termination", int(nRuns), p.Nodes))
+	})
 	if err != nil {
 		return nil, err
 	}
 	seeds := env.Seeds(p.Replications)
 	nG := len(p.Gammas)
-	runs := make([]schedRun, p.Replications*nG)
+	runs := make([]schedRun, p.Replications*nG) // admitted above
 	for k, seed := range seeds {
 		for i, g := range p.Gammas {
 			runs[k*nG+i] = schedRun{seed: seed, cfg: sched.Config{Nodes: p.Nodes, Workload: wl, Policy: sched.HELL{Gamma: g}, Load: p.Load,
@@ -92,6 +98,8 @@ func schedEarly(ctx context.Context, env *experiment.Env) (*experiment.Result, e
 	if err != nil {
 		return nil, err
 	}
+	countSched(env, results, p.Nodes, p.MaxInSystem)
+	env.CountModelWork(float64(len(runs) * p.MaxJobs)) // the pooled response times, sorted per γ
 	res := experiment.NewResult()
 	schedWorkloadMetrics(res, wl, p.Nodes)
 	i0 := slices.Index(p.Gammas, 0)

@@ -86,7 +86,12 @@ func schedPoisson(ctx context.Context, env *experiment.Env) (*experiment.Result,
 	if len(keys) == 0 {
 		return nil, env.Spec.Errorf([]string{"models"}, "list the policies to simulate (%v)", schedPolicyKeys)
 	}
-	wl, err := loadSchedWorkload(env, "jobs", p)
+	arrivals, runsPerLoad := p.poissonRuns(keys)
+	n, k := float64(len(loads)), float64(len(keys))
+	wl, err := loadSchedWorkload(env, "jobs", p, func(types int) error {
+		return p.checkSched(env, []string{"sweep"}, schedEvents(n, arrivals, p.Nodes, p.MaxInSystem), 0, n*(7*k+5*k*k+3)+3, types,
+			schedWhat("sched-poisson", len(loads)*runsPerLoad, p.Nodes))
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -124,6 +129,7 @@ func schedPoisson(ctx context.Context, env *experiment.Env) (*experiment.Result,
 	if err != nil {
 		return nil, err
 	}
+	countSched(env, results, p.Nodes, p.MaxInSystem)
 	pts := make([][]schedPoint, len(loads))
 	for li := range pts {
 		pts[li] = make([]schedPoint, len(keys))
@@ -158,6 +164,7 @@ func schedPoisson(ctx context.Context, env *experiment.Env) (*experiment.Result,
 		if results, err = schedRunAll(ctx, runs, false); err != nil {
 			return nil, err
 		}
+		countSched(env, results, p.Nodes, p.MaxInSystem)
 		for i, r := range results {
 			s := slots[i]
 			pts[s.load][s.key] = schedPointOf(r, s.chunk)

@@ -131,19 +131,35 @@ func schedTrace(ctx context.Context, env *experiment.Env) (*experiment.Result, e
 	if len(keys) == 0 {
 		return nil, env.Spec.Errorf([]string{"models"}, "list the policies to simulate (%v)", schedPolicyKeys)
 	}
-	wl, err := loadSchedWorkload(env, "table3", p.schedParams)
-	if err != nil {
-		return nil, err
-	}
 	tr, err := env.Input("trace", importer.PhillySchema)
 	if err != nil {
 		return nil, err
 	}
-	arr, scale, count, err := schedTraceArrivals(schedTraceJobs(tr, start, p.WindowDays), wl, p.Nodes, p.Load)
+	jobs := schedTraceJobs(tr, start, p.WindowDays)
+	chunks := schedChunkSizes(p.Nodes, p.ChunkLo, p.ChunkHi, p.FullChunkSearch)
+	// Every run takes all the window's jobs to completion, any of them in
+	// the system at once; per policy its bars, metrics and note, per pair
+	// the comparisons (schedRatios).
+	nRuns := 0
+	for _, k := range keys {
+		nRuns++
+		if k == "jsq-chunk" {
+			nRuns += len(chunks) - 1
+		}
+	}
+	nJobs, k := float64(len(jobs)), float64(len(keys))
+	wl, err := loadSchedWorkload(env, "table3", p.schedParams, func(types int) error {
+		return p.checkSched(env, []string{"params", "window_days"}, schedEvents(float64(nRuns), nJobs, p.Nodes, len(jobs)),
+			float64(tr.Len())+(float64(nRuns)+2*k)*nJobs, 7*k+5*k*k+float64(types)+6, types, schedWhat("sched-trace", nRuns, p.Nodes)+fmt.Sprintf(" of %d jobs", len(jobs)))
+	})
+	if err != nil {
+		return nil, err
+	}
+	env.CountModelWork(float64(tr.Len()))
+	arr, scale, count, err := schedTraceArrivals(jobs, wl, p.Nodes, p.Load)
 	if err != nil {
 		return nil, env.Errorf("window_start", "%v", err)
 	}
-	chunks := schedChunkSizes(p.Nodes, p.ChunkLo, p.ChunkHi, p.FullChunkSearch)
 	var runs []schedRun
 	var slots [][2]int // key index, chunk
 	for ki, k := range keys {
@@ -161,6 +177,8 @@ func schedTrace(ctx context.Context, env *experiment.Env) (*experiment.Result, e
 	if err != nil {
 		return nil, err
 	}
+	countSched(env, results, p.Nodes, len(jobs))
+	env.CountModelWork(float64(len(results)) * nJobs)
 	pts := make([]schedPoint, len(keys))
 	resp := make([][]float64, len(keys))
 	for i := range pts {

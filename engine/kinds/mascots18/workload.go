@@ -2,6 +2,7 @@ package mascots18
 
 import (
 	"context"
+	"fmt"
 	"math"
 
 	"pslab/engine/dataset"
@@ -68,6 +69,12 @@ func jobWorkload(_ context.Context, env *experiment.Env) (*experiment.Result, er
 	if err != nil {
 		return nil, err
 	}
+	// Three bars, six metrics and a note per job, one metric.
+	if err := env.CheckRows([]string{"inputs", "jobs"}, float64(t.Len()), 10*float64(t.Len())+1,
+		fmt.Sprintf("job-workload: %d jobs", t.Len())); err != nil {
+		return nil, err
+	}
+	env.CountModelWork(float64(t.Len()))
 	res := experiment.NewResult()
 	var meanS1 float64
 	for i, name := range t.Strings("name") {

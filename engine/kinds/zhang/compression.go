@@ -7,7 +7,6 @@ import (
 
 	"pslab/engine/dataset"
 	"pslab/engine/experiment"
-	"pslab/engine/syncps"
 )
 
 type zhangCompressionParams struct {
@@ -59,6 +58,11 @@ func zhangCompression(_ context.Context, env *experiment.Env) (*experiment.Resul
 			return nil, env.Spec.Errorf([]string{"sweep"}, "compression rate %v outside [0, 1)", r)
 		}
 	}
+	preds := float64(len(rates)) * float64(1+len(p.CostFactors))
+	if err := checkPredictions(env, []string{"sweep"}, preds*PredictWork(base.Iterations, len(m.Layers)), preds+float64(len(rates))+2*float64(len(p.CostFactors))+7,
+		fmt.Sprintf("%d compression rates × %d curves, %d iterations of %d layers", len(rates), 1+len(p.CostFactors), base.Iterations, len(m.Layers))); err != nil {
+		return nil, err
+	}
 	res := experiment.NewResult()
 	curve := func(series string, cost float64, record bool) (best, bestT float64, err error) {
 		best, bestT = math.NaN(), math.Inf(1)
@@ -66,7 +70,7 @@ func zhangCompression(_ context.Context, env *experiment.Env) (*experiment.Resul
 		for _, r := range rates {
 			cfg := base
 			cfg.CompressionRate, cfg.CompressionCost = r, cost
-			pr, err := syncps.Predict(cfg)
+			pr, err := Predict(env, cfg)
 			if err != nil {
 				return 0, 0, fmt.Errorf("%s at r_c = %g, κ = %g s/byte: %w", m.Name, r, cost, err)
 			}

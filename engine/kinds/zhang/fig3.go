@@ -61,10 +61,33 @@ func zhangIterationTime(_ context.Context, env *experiment.Env) (*experiment.Res
 			return nil, err
 		}
 	}
+	// Every DNN at every swept and measured bandwidth, and both DNNs of
+	// the ratio at each of its bandwidths.
+	var units, rows float64
+	for i, m := range models {
+		n := len(xs)
+		for _, ms := range measured {
+			if ms.dnn == i {
+				n++
+			}
+		}
+		units += float64(n) * PredictWork(base.Iterations, len(m.Layers))
+		rows += 6*float64(n) + 1
+	}
+	for _, name := range p.Ratio {
+		if k := slices.IndexFunc(models, func(m Model) bool { return m.Name == name }); k >= 0 {
+			units += float64(len(p.RatioBandwidths)) * PredictWork(base.Iterations, len(models[k].Layers))
+		}
+	}
+	rows += 4*float64(len(p.RatioBandwidths)) + 1
+	if err := checkPredictions(env, []string{"sweep"}, units, rows+float64(len(measured))+5,
+		fmt.Sprintf("%d DNNs × %d bandwidths (and %d measured), %d iterations", len(models), len(xs), len(measured), base.Iterations)); err != nil {
+		return nil, err
+	}
 	predict := func(m Model, bw float64) (syncps.Prediction, error) {
 		cfg := base
 		cfg.Layers, cfg.Bandwidth = m.Layers, gbps(bw)
-		pr, err := syncps.Predict(cfg)
+		pr, err := Predict(env, cfg)
 		if err != nil {
 			return pr, fmt.Errorf("%s at %g Gbit/s: %w", m.Name, bw, err)
 		}

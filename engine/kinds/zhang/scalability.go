@@ -46,6 +46,12 @@ func zhangScalability(_ context.Context, env *experiment.Env) (*experiment.Resul
 		return nil, err
 	}
 	m := models[0]
+	// Predict and Speedup (two more runs of the pipelines) per point.
+	preds := float64(len(p.Compute)) * float64(len(xs))
+	if err := checkPredictions(env, []string{"sweep"}, 3*preds*PredictWork(base.Iterations, len(m.Layers)), 4*preds+4,
+		fmt.Sprintf("%d compute capabilities × %d bandwidths, %d iterations of %d layers", len(p.Compute), len(xs), base.Iterations, len(m.Layers))); err != nil {
+		return nil, err
+	}
 	base.Layers, base.Workers, base.Servers = m.Layers, p.Workers, p.Servers
 	res := experiment.NewResult()
 	maxSpeedup, decreasing, increasing := 0.0, 1.0, 1.0
@@ -55,10 +61,11 @@ func zhangScalability(_ context.Context, env *experiment.Env) (*experiment.Resul
 		for bi, bw := range xs {
 			cfg := base
 			cfg.ComputeScale, cfg.Bandwidth = p.GPUSpeed*c, gbps(bw)
-			pr, err := syncps.Predict(cfg)
+			pr, err := Predict(env, cfg)
 			if err != nil {
 				return nil, fmt.Errorf("%s at compute ×%g, %g Gbit/s: %w", m.Name, c, bw, err)
 			}
+			env.CountModelWork(2 * PredictWork(cfg.Iterations, len(cfg.Layers)))
 			s, err := syncps.Speedup(cfg)
 			if err != nil {
 				return nil, fmt.Errorf("%s at compute ×%g, %g Gbit/s: %w", m.Name, c, bw, err)

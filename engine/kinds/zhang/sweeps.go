@@ -6,7 +6,6 @@ import (
 
 	"pslab/engine/dataset"
 	"pslab/engine/experiment"
-	"pslab/engine/syncps"
 )
 
 // zhangBase is the configuration the one-factor sweeps start from.
@@ -57,11 +56,16 @@ func zhangSweeps(_ context.Context, env *experiment.Env) (*experiment.Result, er
 		}
 	}
 	m := models[0]
+	preds := float64(len(p.Compute)+len(p.Bandwidth)+len(p.Workers)) + 1
+	if err := checkPredictions(env, []string{"params", "compute"}, preds*PredictWork(base.Iterations, len(m.Layers)), 2*preds+4,
+		fmt.Sprintf("%.0f configurations, %d iterations of %d layers", preds, base.Iterations, len(m.Layers))); err != nil {
+		return nil, err
+	}
 	base.Layers, base.Servers = m.Layers, p.Servers
 	at := func(compute, bw float64, workers int) (float64, error) {
 		cfg := base
 		cfg.ComputeScale, cfg.Bandwidth, cfg.Workers = p.GPUSpeed*compute, gbps(bw), workers
-		pr, err := syncps.Predict(cfg)
+		pr, err := Predict(env, cfg)
 		if err != nil {
 			return 0, fmt.Errorf("%s, compute ×%g, %g Gbit/s, %d workers: %w", m.Name, compute, bw, workers, err)
 		}

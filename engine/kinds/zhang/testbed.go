@@ -100,6 +100,14 @@ func zhangTestbedIterationTime(_ context.Context, env *experiment.Env) (*experim
 	curveOf := map[string]zhangTestbedCurve{}
 	var dnns []string
 	var pts []zhangTestbedPoint
+	// Every configuration is read and checked before any is predicted,
+	// so that the work of all of them is bounded first.
+	type loadedDS struct {
+		d      zhangTestbedDataset
+		c      *measured.Config
+		layers []syncps.Layer
+	}
+	var all []loadedDS
 	for i, d := range p.Datasets {
 		if d.Input == "" || d.DNN == "" {
 			return nil, env.Errorf("dataset", "dataset %d: input and dnn must be set", i+1)
@@ -137,6 +145,23 @@ func zhangTestbedIterationTime(_ context.Context, env *experiment.Env) (*experim
 			// pass through this configuration's own prediction.
 			return nil, env.Errorf("dataset", "dataset %q: DNN %q has configurations with different layers, workers, PS or scale factors, so one sweep curve cannot draw them: drop the sweep", d.Input, d.DNN)
 		}
+		all = append(all, loadedDS{d, c, layers})
+	}
+	var units, rows float64
+	for _, l := range all {
+		units += float64(len(l.c.Meas)) * PredictWork(base.Iterations, len(l.layers))
+		rows += 9*float64(len(l.c.Meas)) + 1 // two points, three metrics, a note, a ratio's three lines
+	}
+	for _, name := range dnns {
+		units += float64(len(sweep)) * PredictWork(base.Iterations, len(curveOf[name].layers))
+		rows += float64(len(sweep)) + 1
+	}
+	if err := checkPredictions(env, []string{"params", "dataset"}, units, rows+8,
+		fmt.Sprintf("%d configurations and %d DNNs × %d swept bandwidths, %d iterations", len(all), len(dnns), len(sweep), base.Iterations)); err != nil {
+		return nil, err
+	}
+	for _, l := range all {
+		d, c, layers := l.d, l.c, l.layers
 		cfg := base
 		cfg.Layers, cfg.Servers, cfg.Bandwidth = layers, c.Servers, c.Bandwidth
 		mbit, gbit, d0 := c.Bandwidth*8/1e6, emulatedGbit(c), c.DeviceSpeed
@@ -145,7 +170,7 @@ func zhangTestbedIterationTime(_ context.Context, env *experiment.Env) (*experim
 			d.Input, cfg.PacketSize, paid/1e6, sent/1e6, paid/sent, small, countParamLayers(layers))
 		for _, m := range c.Meas {
 			cfg.Workers = m.Workers
-			pt, err := syncps.Predict(cfg)
+			pt, err := Predict(env, cfg)
 			if err != nil {
 				return nil, fmt.Errorf("%s: zhang with %d workers: %w", d.Input, m.Workers, err)
 			}
@@ -174,7 +199,7 @@ func zhangTestbedIterationTime(_ context.Context, env *experiment.Env) (*experim
 		}
 	}
 	if len(sweep) > 0 {
-		if err := zhangTestbedCurves(base, sweep, dnns, curveOf, res); err != nil {
+		if err := zhangTestbedCurves(env, base, sweep, dnns, curveOf, res); err != nil {
 			return nil, err
 		}
 	}
@@ -232,14 +257,14 @@ type zhangTestbedCurve struct {
 // zhangTestbedCurves draws each DNN's predicted iteration time (emulated
 // s) at the sweep's emulated bandwidths (Gbit/s), the testbed run at
 // B = E·scale with the layers of its first configuration.
-func zhangTestbedCurves(base syncps.Config, sweep []float64, dnns []string, curveOf map[string]zhangTestbedCurve, res *experiment.Result) error {
+func zhangTestbedCurves(env *experiment.Env, base syncps.Config, sweep []float64, dnns []string, curveOf map[string]zhangTestbedCurve, res *experiment.Result) error {
 	for _, name := range dnns {
 		cv := curveOf[name]
 		cfg := base
 		cfg.Layers, cfg.Workers, cfg.Servers = cv.layers, cv.workers, cv.servers
 		for _, gbit := range sweep {
 			cfg.Bandwidth = gbit * 1e9 / 8 * cv.scale
-			pt, err := syncps.Predict(cfg)
+			pt, err := Predict(env, cfg)
 			if err != nil {
 				return fmt.Errorf("%s at %g Gbit/s: %w", name, gbit, err)
 			}

@@ -173,5 +173,29 @@ func zhangProfile(env *experiment.Env, d DNN) (Model, error) {
 	return m, nil
 }
 
+// Predict is syncps.Predict of cfg with its work counted on env
+// (PredictWork).
+func Predict(env *experiment.Env, cfg syncps.Config) (syncps.Prediction, error) {
+	env.CountModelWork(PredictWork(cfg.Iterations, len(cfg.Layers)))
+	return syncps.Predict(cfg)
+}
+
+// PredictWork is the model work of one syncps.Predict of a model of layers
+// layers over iterations iterations (units of
+// experiment.DefaultMaxModelWork): one per layer and iteration of its
+// pipelines and one per iteration, about 28 ns each on one core (measured
+// on a 100-layer model). syncps.Speedup costs twice as much. The zhang
+// kinds estimate their work with it before predicting anything.
+func PredictWork(iterations, layers int) float64 {
+	return float64(max(iterations, 0)) * float64(layers+1)
+}
+
+// checkPredictions bounds a zhang kind's work before it predicts: units of
+// model work (PredictWork summed over its predictions) and rows rows,
+// metrics and notes of its result, against [limits] model_work, naming key.
+func checkPredictions(env *experiment.Env, key []string, units, rows float64, what string) error {
+	return env.CheckRows(key, units, rows, env.Spec.Kind+": "+what)
+}
+
 // gbps converts a link speed in Gbit/s to bytes/s.
 func gbps(g float64) float64 { return g * 1e9 / 8 }

@@ -7,6 +7,7 @@ import (
 
 	"pslab/engine/experiment"
 	"pslab/engine/sim"
+	"pslab/engine/trace"
 )
 
 type desyncParams struct {
@@ -44,11 +45,6 @@ func desyncSeries(_ context.Context, env *experiment.Env) (*experiment.Result, e
 	if p.Plot != "overlap" && p.Plot != "throughput" {
 		return nil, env.Errorf("plot", "plot %q: want overlap or throughput", p.Plot)
 	}
-	rng := env.Rand()
-	tr, _, err := mechTrace(env, p.mechTraceParams, rng.Uint64())
-	if err != nil {
-		return nil, err
-	}
 	link, err := p.Link.link(env, "link")
 	if err != nil {
 		return nil, err
@@ -57,16 +53,42 @@ func desyncSeries(_ context.Context, env *experiment.Env) (*experiment.Result, e
 	if err != nil {
 		return nil, err
 	}
-	if err := env.CheckEvents(experiment.SimEvents(len(tr.Steps[0].Ops), p.Steps, p.Workers), "workers × steps"); err != nil {
+	prof, err := mechProfile(env)
+	if err != nil {
 		return nil, err
 	}
-	r, err := sim.Run(tr, sim.Config{Workers: p.Workers, Steps: p.Steps, Link: link, OverheadOn: on, Seed: rng.Uint64(), SeriesWindow: p.WindowS})
+	ops, steps, err := mechSize(env, prof, p.mechTraceParams)
+	if err != nil {
+		return nil, err
+	}
+	if err := env.CheckEvents(experiment.SimEvents(ops, p.Steps, p.Workers), "workers × steps"); err != nil {
+		return nil, err
+	}
+	what := fmt.Sprintf("desync-series: %d profiled steps of %d ops", steps, ops)
+	if err := env.CheckModelWork([]string{"params", "profiled_steps"}, synthWork(ops, steps), what); err != nil {
+		return nil, err
+	}
+	rng := env.Rand()
+	tr, err := mechSynth(env, prof, p.mechTraceParams, rng.Uint64())
+	if err != nil {
+		return nil, err
+	}
+	// The simulator keeps a window of the series per window_s seconds of
+	// simulated time: bound their number by the longest the run can take.
+	windows := desyncWindows(tr, p.Workers, p.Steps, p.WindowS)
+	if err := env.CheckRows([]string{"params", "window_s"}, synthWork(ops, steps)+windows, windows+13,
+		fmt.Sprintf("%s, at most %.3g windows of %g s", what, windows, p.WindowS)); err != nil {
+		return nil, err
+	}
+	r, err := sim.Run(tr, sim.Config{Workers: p.Workers, Steps: p.Steps, Link: link, OverheadOn: on, Seed: rng.Uint64(), SeriesWindow: p.WindowS,
+		Progress: env.EventCounter()})
 	if err != nil {
 		return nil, err
 	}
 	if len(r.Series) < 2*p.First {
 		return nil, env.Errorf("window_s", "%d windows of %g s, need at least 2·first = %d", len(r.Series), p.WindowS, 2*p.First)
 	}
+	env.CountModelWork(float64(len(r.Series)))
 	res := experiment.NewResult()
 	name, steadyName := fmt.Sprintf("downlink overlap, W = %d", p.Workers), "mean after the 50-step warm-up (§4.1)"
 	if p.Plot == "throughput" {
@@ -107,4 +129,23 @@ func desyncSeries(_ context.Context, env *experiment.Env) (*experiment.Result, e
 	res.Note("%s bs %d, %d profiled steps, W = %d, %d steps each; window (%.1f, %.1f] s; step time %.3f s", tr.Meta.Model,
 		tr.Meta.Batch, len(tr.Steps), p.Workers, p.Steps, r.WindowStart, r.WindowEnd, r.StepTime.Mean)
 	return res, nil
+}
+
+// desyncWindows bounds the number of series windows of windowS seconds in
+// a run of workers workers for steps steps each on tr. Whatever the order
+// its resources serve them in, a step's ops take at most their recorded
+// durations one after another, at a 1/w share of a link when w workers
+// share it; so the run lasts at most steps·workers times the largest sum
+// of a recorded step's op durations, counted twice for safety, plus one
+// window.
+func desyncWindows(tr *trace.Trace, workers, steps int, windowS float64) float64 {
+	longest := 0.0
+	for _, st := range tr.Steps {
+		sum := 0.0
+		for _, op := range st.Ops {
+			sum += float64(op.End-op.Start) / 1e9
+		}
+		longest = math.Max(longest, sum)
+	}
+	return math.Floor(2*float64(steps)*float64(workers)*longest/windowS) + 1
 }

@@ -54,8 +54,24 @@ func http2Chunks(_ context.Context, env *experiment.Env) (*experiment.Result, er
 	if err != nil {
 		return nil, err
 	}
+	// One step of one worker: at most two chunks per stream, each two
+	// points; a line per stream and its end metric; seven metrics.
+	n := len(tr.Steps[0].Ops)
+	events := experiment.SimEvents(n, 1, 1)
+	if err := env.CheckEvents(events, "streams"); err != nil {
+		return nil, err
+	}
+	key, synth := []string{"params", "streams"}, 0.0
+	if len(p.Streams) == 0 { // the one step synthesized from the profile
+		key, synth = []string{"inputs", "profile"}, experiment.SynthOpWork*float64(n)
+	}
+	if err := env.CheckRows(key, synth, 2*events+2*float64(n)+8,
+		fmt.Sprintf("http2-chunks: %d streams", n)); err != nil {
+		return nil, err
+	}
+	env.CountModelWork(synth)
 	var spans []sim.Span
-	_, err = sim.Run(tr, sim.Config{Workers: 1, Steps: 1, Warmup: sim.NoWarmup, Overhead: &sim.Overhead{},
+	_, err = sim.Run(tr, sim.Config{Workers: 1, Steps: 1, Warmup: sim.NoWarmup, Overhead: &sim.Overhead{}, Progress: env.EventCounter(),
 		Link: sim.Link{Mode: sim.Multiplex, Window: window}, OnSpan: func(s sim.Span) {
 			if s.Resource.Kind == trace.Downlink {
 				spans = append(spans, s)

@@ -68,21 +68,34 @@ func (p mechTraceParams) placement(env *experiment.Env) (sim.OverheadPlacement, 
 	return on, nil
 }
 
-// mechTrace synthesizes the profiling trace of params p. seed seeds the
-// compute jitter.
-func mechTrace(env *experiment.Env, p mechTraceParams, seed uint64) (*trace.Trace, *zoo.Profile, error) {
-	prof := zoo.Toy()
+// mechProfile returns the DNN of the profiling trace: the input "profile"
+// or, without it, the Fig. 5 toy.
+func mechProfile(env *experiment.Env) (*zoo.Profile, error) {
 	if env.HasInput("profile") {
-		var err error
-		if prof, err = measured.Profile(env, "profile"); err != nil {
-			return nil, nil, err
-		}
+		return measured.Profile(env, "profile")
 	}
+	return zoo.Toy(), nil
+}
+
+// mechSynth synthesizes the profiling trace of params p from prof (seed
+// seeds the compute jitter) and counts its ops as model work
+// (experiment.SynthOpWork each). A kind bounds it first (mechSize).
+func mechSynth(env *experiment.Env, prof *zoo.Profile, p mechTraceParams, seed uint64) (*trace.Trace, error) {
+	tr, err := mechSynthesize(env, prof, p, seed)
+	if err == nil {
+		env.CountModelWork(experiment.SynthOpWork * float64(traceOps(tr)))
+	}
+	return tr, err
+}
+
+// mechSynthesize is mechSynth without counting (mechSize's probe, part of
+// the estimate).
+func mechSynthesize(env *experiment.Env, prof *zoo.Profile, p mechTraceParams, seed uint64) (*trace.Trace, error) {
 	if !(p.BandwidthGbps > 0) || math.IsInf(p.BandwidthGbps, 0) {
-		return nil, nil, env.Errorf("bandwidth_gbps", "bandwidth_gbps: %v Gbit/s, want > 0", p.BandwidthGbps)
+		return nil, env.Errorf("bandwidth_gbps", "bandwidth_gbps: %v Gbit/s, want > 0", p.BandwidthGbps)
 	}
 	if p.WindowMB < 0 || math.IsNaN(p.WindowMB) || math.IsInf(p.WindowMB, 0) {
-		return nil, nil, env.Errorf("window_mb", "window_mb: %v MB, want finite and ≥ 0", p.WindowMB)
+		return nil, env.Errorf("window_mb", "window_mb: %v MB, want finite and ≥ 0", p.WindowMB)
 	}
 	tr, err := zoo.Synthesize(prof, zoo.Options{
 		Steps: p.ProfiledSteps, Batch: p.Batch, DeviceSpeed: p.DeviceSpeed,
@@ -90,9 +103,45 @@ func mechTrace(env *experiment.Env, p mechTraceParams, seed uint64) (*trace.Trac
 		Alpha: p.AlphaNs * 1e-9, Beta: p.BetaMs * 1e-3, Jitter: p.Jitter, Seed: seed,
 	})
 	if err != nil {
-		return nil, nil, env.Spec.Errorf([]string{"params"}, "%v", err)
+		return nil, env.Spec.Errorf([]string{"params"}, "%v", err)
 	}
-	return tr, prof, nil
+	return tr, nil
+}
+
+// mechSize returns the ops per step of the profiling trace of params p
+// (from a one-step synthesis) and the steps it records (p's
+// profiled_steps, at least 1, or zoo.DefaultSteps), so that a kind bounds
+// its synthesis before it synthesizes them.
+func mechSize(env *experiment.Env, prof *zoo.Profile, p mechTraceParams) (ops, steps int, err error) {
+	if p.ProfiledSteps < 0 {
+		return 0, 0, env.Errorf("profiled_steps", "profiled_steps %d: want ≥ 0 (0: %d)", p.ProfiledSteps, zoo.DefaultSteps)
+	}
+	one := p
+	one.ProfiledSteps = 1
+	tr, err := mechSynthesize(env, prof, one, 0)
+	if err != nil {
+		return 0, 0, err
+	}
+	steps = p.ProfiledSteps
+	if steps == 0 {
+		steps = zoo.DefaultSteps
+	}
+	return len(tr.Steps[0].Ops), steps, nil
+}
+
+// synthWork is the model work of synthesizing steps steps of ops ops
+// (experiment.SynthOpWork each), plus the one-step synthesis of mechSize.
+func synthWork(ops, steps int) float64 {
+	return experiment.SynthOpWork * float64(ops) * float64(steps+1)
+}
+
+// traceOps is the number of ops of tr.
+func traceOps(tr *trace.Trace) int {
+	n := 0
+	for _, st := range tr.Steps {
+		n += len(st.Ops)
+	}
+	return n
 }
 
 // mechLinkParams name a link scheduler in [params]: mode "multiplex" (HTTP/2,
@@ -166,16 +215,29 @@ func linkMechanisms(_ context.Context, env *experiment.Env) (*experiment.Result,
 	if err != nil {
 		return nil, err
 	}
+	prof, err := mechProfile(env)
+	if err != nil {
+		return nil, err
+	}
+	ops, steps, err := mechSize(env, prof, p.mechTraceParams)
+	if err != nil {
+		return nil, err
+	}
+	runs := len(p.Mechanisms) * len(p.BandwidthsGbps)
+	if err := env.CheckEvents(float64(runs)*experiment.SimEvents(ops, p.Steps, p.Workers), "mechanisms × bandwidths × workers × steps"); err != nil {
+		return nil, err
+	}
+	// Its output: a bar and two metrics per run, a note.
+	if err := env.CheckRows([]string{"params", "profiled_steps"}, synthWork(ops, steps), 3*float64(runs)+1,
+		fmt.Sprintf("link-mechanisms: %d profiled steps of %d ops, %d runs", steps, ops, runs)); err != nil {
+		return nil, err
+	}
 	rng := env.Rand()
-	tr, _, err := mechTrace(env, p.mechTraceParams, rng.Uint64())
+	tr, err := mechSynth(env, prof, p.mechTraceParams, rng.Uint64())
 	if err != nil {
 		return nil, err
 	}
 	simSeed := rng.Uint64()
-	runs := len(p.Mechanisms) * len(p.BandwidthsGbps)
-	if err := env.CheckEvents(float64(runs)*experiment.SimEvents(len(tr.Steps[0].Ops), p.Steps, p.Workers), "mechanisms × bandwidths × workers × steps"); err != nil {
-		return nil, err
-	}
 	// One compiled program serves every scheduler and bandwidth.
 	prog, err := sim.Compile(tr)
 	if err != nil {
@@ -194,7 +256,7 @@ func linkMechanisms(_ context.Context, env *experiment.Env) (*experiment.Result,
 		}
 		for _, bw := range p.BandwidthsGbps {
 			r, err := prog.Run(sim.Config{Workers: p.Workers, Steps: p.Steps, Warmup: sim.NoWarmup,
-				Bandwidth: gbps(bw), Link: l, OverheadOn: on, Seed: simSeed})
+				Bandwidth: gbps(bw), Link: l, OverheadOn: on, Seed: simSeed, Progress: env.EventCounter()})
 			if err != nil {
 				return nil, fmt.Errorf("scheduler %q at %g Gbit/s: %w", m.Name, bw, err)
 			}

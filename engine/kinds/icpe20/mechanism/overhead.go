@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"pslab/engine/experiment"
 	"pslab/engine/sim"
@@ -50,6 +51,16 @@ func overheadFit(_ context.Context, env *experiment.Env) (*experiment.Result, er
 	if !(p.NoiseMs >= 0) || p.Sizes < 3 || p.Repeats < 1 || !(p.Fraction > 0 && p.Fraction < 1) {
 		return nil, env.Errorf("noise_ms", "want noise_ms ≥ 0, sizes ≥ 3, repeats ≥ 1 and 0 < fraction < 1")
 	}
+	// sizes × repeats noisy points, each drawn, fitted and summed (three
+	// units); a point per size and the fit's lines, metrics and note.
+	points := float64(p.Sizes) * float64(p.Repeats)
+	if err := env.CheckRows([]string{"params", "sizes"}, 3*points, float64(p.Sizes)+16,
+		fmt.Sprintf("overhead-fit: %d sizes × %d repeats", p.Sizes, p.Repeats)); err != nil {
+		return nil, err
+	}
+	if err := env.CheckEvents(2*experiment.SimEvents(2, 1, 1), "the §4.3 example"); err != nil {
+		return nil, err
+	}
 	rng := env.Rand()
 	alpha, beta, noise := p.AlphaNs*1e-9, p.BetaMs*1e-3, p.NoiseMs*1e-3
 	var xs, ys []float64
@@ -64,6 +75,7 @@ func overheadFit(_ context.Context, env *experiment.Env) (*experiment.Result, er
 		}
 		res.Point(fmt.Sprintf("synthetic overhead, mean of %d draws", p.Repeats), "synthetic", "derived", size/1e6, sum/float64(p.Repeats)*1e3)
 	}
+	env.CountModelWork(3 * float64(len(xs)))
 	a, b, err := sim.FitOverhead(xs, ys)
 	if err != nil {
 		return nil, err
@@ -80,7 +92,7 @@ func overheadFit(_ context.Context, env *experiment.Env) (*experiment.Result, er
 	res.Metric("alpha_z", (a-alpha)/seA)
 	res.Metric("beta_z", (b-beta)/seB)
 	for _, g := range []float64{p.ProfileGbps, p.TargetGbps} {
-		f, err := overheadShare(p.Fraction, gbps(p.ProfileGbps), gbps(g))
+		f, err := overheadShareOn(env.EventCounter(), p.Fraction, gbps(p.ProfileGbps), gbps(g))
 		if err != nil {
 			return nil, err
 		}
@@ -113,13 +125,19 @@ func olsStandardErrors(xs, ys []float64, a, b float64) (seA, seB float64) {
 // overhead) at bandwidth b0 (bytes/s), at bandwidth b (bytes/s), and
 // returns the overhead's share of the simulated duration there.
 func overheadShare(fraction, b0, b float64) (float64, error) {
+	return overheadShareOn(nil, fraction, b0, b)
+}
+
+// overheadShareOn is overheadShare counting the simulator's events on
+// progress (sim.Config.Progress; nil: not counted).
+func overheadShareOn(progress *atomic.Int64, fraction, b0, b float64) (float64, error) {
 	const bytes = 1e8
 	alpha := fraction / (1 - fraction) / b0 // overhead = fraction/(1−fraction) × transfer time
 	tr := &trace.Trace{Meta: trace.Meta{Source: "icpe20 §4.3 overhead example", Batch: 1, Bandwidth: b0, Servers: 1},
 		Steps: []trace.Step{{Ops: []trace.Op{{Name: "tensor", Resource: trace.Resource{Kind: trace.Downlink}, Bytes: bytes}}}}}
 	var over, total float64
 	_, err := sim.Run(tr, sim.Config{Workers: 1, Steps: 1, Warmup: sim.NoWarmup, Bandwidth: b,
-		Overhead: &sim.Overhead{Alpha: alpha}, Link: sim.Link{Mode: sim.WholeStream},
+		Overhead: &sim.Overhead{Alpha: alpha}, Link: sim.Link{Mode: sim.WholeStream}, Progress: progress,
 		OnSpan: func(s sim.Span) {
 			total += s.End - s.Start
 			if s.Overhead {

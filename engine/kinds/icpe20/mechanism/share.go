@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"pslab/engine/experiment"
 	"pslab/engine/sim"
@@ -48,8 +49,20 @@ func linkShare(_ context.Context, env *experiment.Env) (*experiment.Result, erro
 	if p.ExampleWorkers < 1 || !(p.ExampleWork > 0) {
 		return nil, env.Errorf("example_workers", "example_workers %d must be ≥ 1 and example_work %v > 0", p.ExampleWorkers, p.ExampleWork)
 	}
+	// shareFluid passes at most 2n events (a start or a finish each),
+	// visiting every transfer and drawing two points per transfer and
+	// two of n each time; the example runs once with all transfers
+	// together, then through the simulator.
+	n, ex := float64(len(p.Starts)), float64(p.ExampleWorkers)
+	if err := env.CheckEvents(experiment.SimEvents(1, 1, p.ExampleWorkers), "example_workers"); err != nil {
+		return nil, err
+	}
+	if err := env.CheckRows([]string{"params", "starts"}, 2*n*3*n+4*ex, 2*n*(2*n+2)+n+2,
+		fmt.Sprintf("link-share: %d transfers and %d example workers", len(p.Starts), p.ExampleWorkers)); err != nil {
+		return nil, err
+	}
 	res := experiment.NewResult()
-	finish := shareFluid(p.Starts, p.Work, func(t0, t1 float64, shares []float64) {
+	finish, iters := shareFluidCount(p.Starts, p.Work, func(t0, t1 float64, shares []float64) {
 		n := 0
 		for _, s := range shares {
 			if s > 0 {
@@ -72,8 +85,10 @@ func linkShare(_ context.Context, env *experiment.Env) (*experiment.Result, erro
 	for i := range work {
 		work[i] = p.ExampleWork
 	}
-	res.Metric("example.fluid", slicesMax(shareFluid(starts, work, nil)))
-	simTime, err := shareExampleSim(p.ExampleWorkers, p.ExampleWork)
+	exFinish, exIters := shareFluidCount(starts, work, nil)
+	env.CountModelWork(iters + exIters)
+	res.Metric("example.fluid", slicesMax(exFinish))
+	simTime, err := shareExampleSimOn(env.EventCounter(), p.ExampleWorkers, p.ExampleWork)
 	if err != nil {
 		return nil, err
 	}
@@ -94,6 +109,15 @@ func slicesMax(v []float64) float64 {
 // called for every interval [t0, t1] between events with the share of every
 // transfer (0 when inactive).
 func shareFluid(starts, work []float64, seg func(t0, t1 float64, shares []float64)) []float64 {
+	finish, _ := shareFluidCount(starts, work, seg)
+	return finish
+}
+
+// shareFluidCount is shareFluid that also returns its work in model-work
+// units: three passes over the transfers per event, at most 2n events (a
+// start or a finish each).
+func shareFluidCount(starts, work []float64, seg func(t0, t1 float64, shares []float64)) ([]float64, float64) {
+	var iters float64
 	n := len(starts)
 	left := append([]float64(nil), work...)
 	finish := make([]float64, n)
@@ -108,6 +132,7 @@ func shareFluid(starts, work []float64, seg func(t0, t1 float64, shares []float6
 				active++
 			}
 		}
+		iters += 3 * float64(n)
 		next := math.Inf(1)
 		for i := range n {
 			shares[i] = 0
@@ -126,8 +151,13 @@ func shareFluid(starts, work []float64, seg func(t0, t1 float64, shares []float6
 		}
 		for i := range n {
 			if shares[i] > 0 {
+				// A transfer whose end is the next event finishes there,
+				// even when its remaining work is below the resolution
+				// of t (start 1e20, work 1: t + 1 == t), which used to
+				// loop forever.
+				end := t + left[i]/shares[i]
 				left[i] -= (next - t) * shares[i]
-				if left[i] <= 1e-12*work[i] {
+				if left[i] <= 1e-12*work[i] || end <= next {
 					done[i], finish[i] = true, next
 					remaining--
 				}
@@ -135,13 +165,19 @@ func shareFluid(starts, work []float64, seg func(t0, t1 float64, shares []float6
 		}
 		t = next
 	}
-	return finish
+	return finish, iters
 }
 
 // shareExampleSim runs the simulator with `workers` workers whose only op
 // is one downlink of `work` bytes at 1 byte per time unit, no parsing
 // overhead, one step each, and returns the mean step time.
 func shareExampleSim(workers int, work float64) (float64, error) {
+	return shareExampleSimOn(nil, workers, work)
+}
+
+// shareExampleSimOn is shareExampleSim counting the simulator's events on
+// progress (sim.Config.Progress; nil: not counted).
+func shareExampleSimOn(progress *atomic.Int64, workers int, work float64) (float64, error) {
 	bytes := int64(math.Round(work))
 	if bytes < 1 || float64(bytes) != work {
 		return 0, fmt.Errorf("example_work %v: the simulator example needs a whole number of bytes", work)
@@ -149,7 +185,7 @@ func shareExampleSim(workers int, work float64) (float64, error) {
 	tr := &trace.Trace{Meta: trace.Meta{Source: "icpe20 Fig. 9 example", Batch: 1, Bandwidth: 1, Servers: 1},
 		Steps: []trace.Step{{Ops: []trace.Op{{Name: "params", Resource: trace.Resource{Kind: trace.Downlink}, Bytes: bytes}}}}}
 	r, err := sim.Run(tr, sim.Config{Workers: workers, Steps: 1, Warmup: sim.NoWarmup,
-		Overhead: &sim.Overhead{}, Link: sim.Link{Mode: sim.WholeStream}})
+		Overhead: &sim.Overhead{}, Link: sim.Link{Mode: sim.WholeStream}, Progress: progress})
 	if err != nil {
 		return 0, err
 	}

@@ -3,6 +3,7 @@ package mechanism
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"pslab/engine/experiment"
 	"pslab/engine/sim"
@@ -27,6 +28,23 @@ func linkStates(_ context.Context, env *experiment.Env) (*experiment.Result, err
 	if len(p.Workers) == 0 || len(p.Servers) == 0 {
 		return nil, env.Errorf("workers", "workers and servers must be non-empty lists")
 	}
+	// Every pair enumerates 2^(W·M) states of W·M links and keys each in
+	// a map (about 10 units more): bound them all before any is
+	// enumerated (sim.LinkStates refuses a pair without links or beyond
+	// sim.MaxEnumeratedLinks before it allocates).
+	var units float64
+	for _, m := range p.Servers {
+		for _, w := range p.Workers {
+			if links := float64(w) * float64(m); w >= 1 && m >= 1 && links <= sim.MaxEnumeratedLinks {
+				units += math.Exp2(links) * (links + 10)
+			}
+		}
+	}
+	pairs := float64(len(p.Servers)) * float64(len(p.Workers))
+	if err := env.CheckRows([]string{"params", "workers"}, units, 2*pairs+1,
+		fmt.Sprintf("link-states: %d workers × %d servers", len(p.Workers), len(p.Servers))); err != nil {
+		return nil, err
+	}
 	res := experiment.NewResult()
 	mismatches := 0
 	for _, m := range p.Servers {
@@ -43,6 +61,7 @@ func linkStates(_ context.Context, env *experiment.Env) (*experiment.Result, err
 			for _, st := range states {
 				distinct[fmt.Sprint(st)] = true
 			}
+			env.CountModelWork(float64(len(states)) * float64(w*m+10))
 			if !count.IsInt64() || count.Int64() != int64(len(distinct)) || len(distinct) != len(states) {
 				mismatches++
 			}

@@ -69,35 +69,64 @@ func downlinkEndError(_ context.Context, env *experiment.Env) (*experiment.Resul
 	if err := env.Params(&p); err != nil {
 		return nil, err
 	}
-	res := experiment.NewResult()
+	// The recorded trace is read, the synthetic ones are bounded, before
+	// any end time is predicted: both synthetic traces (exact and with
+	// varied WIN and bandwidth, synthesized one step at a time), three
+	// units per op for the predictions and their sort, the result lines.
+	var recorded *trace.Trace
+	var origin string
+	var units float64
 	if env.HasInput("trace") {
 		t, err := env.Input("trace", dataset.TraceSchema)
 		if err != nil {
 			return nil, err
 		}
-		tr, err := dataset.ToTrace(t)
-		if err != nil {
+		if recorded, err = dataset.ToTrace(t); err != nil {
 			return nil, env.Spec.Errorf([]string{"inputs", "trace"}, "input \"trace\": %v", err)
 		}
-		if err := endErrorBars(res, "measured", p.TraceLabel, t.Provenance.Origin, tr); err != nil {
-			return nil, env.Spec.Errorf([]string{"inputs", "trace"}, "input \"trace\": %v", err)
-		}
+		origin, units = t.Provenance.Origin, 3*float64(traceOps(recorded))
 	}
-	if env.HasInput("profile") || !env.HasInput("trace") {
-		rng := env.Rand()
-		exact, _, err := mechTrace(env, p.mechTraceParams, rng.Uint64())
+	synthetic := env.HasInput("profile") || !env.HasInput("trace")
+	var prof *zoo.Profile
+	if synthetic {
+		var err error
+		if prof, err = mechProfile(env); err != nil {
+			return nil, err
+		}
+		ops, steps, err := mechSize(env, prof, p.mechTraceParams)
 		if err != nil {
 			return nil, err
 		}
+		units += 2*synthWork(ops, steps) + 2*3*float64(ops)*float64(steps)
+	}
+	if err := env.CheckRows([]string{"params", "profiled_steps"}, units, 30+4*float64(len(p.Clusters)),
+		"downlink-end-error: the recorded and synthetic traces' downlink streams"); err != nil {
+		return nil, err
+	}
+	res := experiment.NewResult()
+	if recorded != nil {
+		env.CountModelWork(3 * float64(traceOps(recorded)))
+		if err := endErrorBars(res, "measured", p.TraceLabel, origin, recorded); err != nil {
+			return nil, env.Spec.Errorf([]string{"inputs", "trace"}, "input \"trace\": %v", err)
+		}
+	}
+	if synthetic {
+		rng := env.Rand()
+		exact, err := mechSynth(env, prof, p.mechTraceParams, rng.Uint64())
+		if err != nil {
+			return nil, err
+		}
+		env.CountModelWork(3 * float64(traceOps(exact)))
 		errs, err := endErrors(exact)
 		if err != nil {
 			return nil, err
 		}
 		res.Metric("exact.max", slicesMax(errs)*100)
-		tr, err := varyNetwork(env, p, rng)
+		tr, err := varyNetwork(env, prof, p, rng)
 		if err != nil {
 			return nil, err
 		}
+		env.CountModelWork(3 * float64(traceOps(tr)))
 		if err := endErrorBars(res, "synthetic", p.Label, dataset.Derived, tr); err != nil {
 			return nil, err
 		}
@@ -158,11 +187,11 @@ func table1Reported(env *experiment.Env, p endErrorParams, res *experiment.Resul
 	return nil
 }
 
-// varyNetwork synthesizes p.ProfiledSteps steps one at a time, each with
-// its own WIN and bandwidth drawn around the nominal values (a normal
-// factor 1 + cv·N(0,1), floored at 0.1), and returns them as one trace with
-// the nominal metadata.
-func varyNetwork(env *experiment.Env, p endErrorParams, rng *rand.Rand) (*trace.Trace, error) {
+// varyNetwork synthesizes p.ProfiledSteps steps of prof one at a time,
+// each with its own WIN and bandwidth drawn around the nominal values (a
+// normal factor 1 + cv·N(0,1), floored at 0.1), and returns them as one
+// trace with the nominal metadata.
+func varyNetwork(env *experiment.Env, prof *zoo.Profile, p endErrorParams, rng *rand.Rand) (*trace.Trace, error) {
 	if !(p.WindowCV >= 0) || !(p.BandwidthCV >= 0) || math.IsInf(p.WindowCV+p.BandwidthCV, 0) {
 		return nil, env.Errorf("window_cv", "window_cv %v and bandwidth_cv %v must be finite and ≥ 0", p.WindowCV, p.BandwidthCV)
 	}
@@ -176,7 +205,7 @@ func varyNetwork(env *experiment.Env, p endErrorParams, rng *rand.Rand) (*trace.
 		q.ProfiledSteps = 1
 		q.WindowMB *= max(0.1, 1+p.WindowCV*rng.NormFloat64())
 		q.BandwidthGbps *= max(0.1, 1+p.BandwidthCV*rng.NormFloat64())
-		tr, _, err := mechTrace(env, q, rng.Uint64())
+		tr, err := mechSynth(env, prof, q, rng.Uint64())
 		if err != nil {
 			return nil, err
 		}

@@ -42,8 +42,27 @@ func simTimeline(_ context.Context, env *experiment.Env) (*experiment.Result, er
 	if !(p.Height > 0 && p.Height < 1) {
 		return nil, env.Errorf("height", "height %v: want 0 < height < 1", p.Height)
 	}
+	prof, err := mechProfile(env)
+	if err != nil {
+		return nil, err
+	}
+	ops, steps, err := mechSize(env, prof, p.mechTraceParams)
+	if err != nil {
+		return nil, err
+	}
+	// Every span is kept in memory for the figure and the rate fit: bound
+	// the simulation, the fit and the figure first (timelineWork).
+	events := experiment.SimEvents(ops, p.Steps, p.Workers)
+	if err := env.CheckEvents(events, "workers × steps"); err != nil {
+		return nil, err
+	}
+	units, rows := timelineWork(events, p.Workers)
+	if err := env.CheckRows([]string{"params", "workers"}, synthWork(ops, steps)+units, rows,
+		fmt.Sprintf("sim-timeline: about %.3g chunks of %d workers", events, p.Workers)); err != nil {
+		return nil, err
+	}
 	rng := env.Rand()
-	tr, _, err := mechTrace(env, p.mechTraceParams, rng.Uint64())
+	tr, err := mechSynth(env, prof, p.mechTraceParams, rng.Uint64())
 	if err != nil {
 		return nil, err
 	}
@@ -58,12 +77,9 @@ func simTimeline(_ context.Context, env *experiment.Env) (*experiment.Result, er
 	if err != nil {
 		return nil, err
 	}
-	// every span is kept in memory for the figure: bound the work first
-	if err := env.CheckEvents(experiment.SimEvents(len(tr.Steps[0].Ops), p.Steps, p.Workers), "workers × steps"); err != nil {
-		return nil, err
-	}
 	var spans []sim.Span
 	cfg := sim.Config{Workers: p.Workers, Steps: p.Steps, Warmup: sim.NoWarmup, Link: link, OverheadOn: on, Seed: rng.Uint64(),
+		Progress: env.EventCounter(),
 		OnSpan: func(s sim.Span) {
 			if !s.Overhead || on == sim.Processor { // receive-thread overheads occupy no lane
 				spans = append(spans, s)
@@ -77,13 +93,15 @@ func simTimeline(_ context.Context, env *experiment.Env) (*experiment.Result, er
 	// The lanes stay idle for a third of the run after the last chunk: the
 	// legend goes there instead of over the chunks.
 	drawLanes(res, spans, p.Workers, p.Height, r.Duration*4/3)
+	env.CountModelWork(float64(len(spans)))
 	window := link.Window
 	if window == 0 {
 		window = tr.Meta.Window
 	}
 	bw := tr.Meta.Bandwidth
 	for _, dir := range []trace.Kind{trace.Downlink, trace.Uplink} {
-		rates, err := shareRates(spans, tr, dir, link.Mode, window, bw, p.Workers)
+		rates, iters, err := shareRatesCount(spans, tr, dir, link.Mode, window, bw, p.Workers)
+		env.CountModelWork(iters)
 		if err != nil {
 			return nil, fmt.Errorf("%s rates: %w", dir, err)
 		}
@@ -107,16 +125,19 @@ var laneKinds = []trace.Kind{trace.Downlink, trace.Worker, trace.Uplink, trace.P
 // the bottom so that worker 1's downlink is the top lane.
 func drawLanes(res *experiment.Result, spans []sim.Span, workers int, height, end float64) {
 	nLanes := workers * len(laneKinds)
+	// The spans of each lane, in completion order: one pass over them,
+	// not one per lane.
+	lanes := make([][]sim.Span, nLanes)
+	for _, s := range spans {
+		if k := slices.Index(laneKinds, s.Resource.Kind); k >= 0 && s.Worker >= 0 && s.Worker < workers {
+			lanes[s.Worker*len(laneKinds)+k] = append(lanes[s.Worker*len(laneKinds)+k], s)
+		}
+	}
 	for w := range workers {
 		for k, kind := range laneKinds {
 			base := float64(nLanes - 1 - (w*len(laneKinds) + k))
 			name := fmt.Sprintf("worker %d %s", w+1, kind)
-			var own []sim.Span
-			for _, s := range spans {
-				if s.Worker == w && s.Resource.Kind == kind {
-					own = append(own, s)
-				}
-			}
+			own := lanes[w*len(laneKinds)+k]
 			sort.SliceStable(own, func(i, j int) bool { return own[i].Start < own[j].Start })
 			res.Point(name, "icpe20-sim", "derived", 0, base)
 			for _, s := range own {
@@ -155,6 +176,15 @@ func chunkBytes(s sim.Span, size int64, mode sim.Mode, window int64) float64 {
 // running in direction dir (1 PS): Σ over chunks of (bytes/B − Σₙ rₙ·tₙ)²
 // is minimized. Counts n with no chunk time get rate 0 and chunks 0.
 func shareRates(spans []sim.Span, tr *trace.Trace, dir trace.Kind, mode sim.Mode, window int64, bw float64, workers int) ([]shareRate, error) {
+	out, _, err := shareRatesCount(spans, tr, dir, mode, window, bw, workers)
+	return out, err
+}
+
+// shareRatesCount is shareRates that also returns its work in model-work
+// units: the intervals its two passes visit, the cells of its matrix and
+// the least-squares solve's chunks × columns².
+func shareRatesCount(spans []sim.Span, tr *trace.Trace, dir trace.Kind, mode sim.Mode, window int64, bw float64, workers int) ([]shareRate, float64, error) {
+	var iters float64
 	var own []sim.Span
 	var cuts []float64
 	for _, s := range spans {
@@ -171,20 +201,22 @@ func shareRates(spans []sim.Span, tr *trace.Trace, dir trace.Kind, mode sim.Mode
 		i, _ := slices.BinarySearch(cuts, s.Start)
 		for ; cuts[i] < s.End; i++ {
 			active[i]++
+			iters++
 		}
 	}
 	out := make([]shareRate, workers)
 	if len(own) == 0 {
-		return out, nil
+		return out, iters, nil
 	}
 	a := mat.NewDense(len(own), workers, nil)
 	b := mat.NewVecDense(len(own), nil)
 	for c, s := range own {
 		i, _ := slices.BinarySearch(cuts, s.Start)
 		for ; cuts[i] < s.End; i++ {
+			iters++
 			n := active[i]
 			if n < 1 || n > workers {
-				return nil, fmt.Errorf("%d chunks running at once with %d workers", n, workers)
+				return nil, iters, fmt.Errorf("%d chunks running at once with %d workers", n, workers)
 			}
 			dt := cuts[i+1] - cuts[i]
 			a.Set(c, n-1, a.At(c, n-1)+dt)
@@ -210,12 +242,26 @@ func shareRates(spans []sim.Span, tr *trace.Trace, dir trace.Kind, mode sim.Mode
 			sub.Set(c, j, a.At(c, n))
 		}
 	}
+	iters += float64(len(own)) * float64(workers+len(cols)*(1+len(cols)))
 	var x mat.VecDense
 	if err := x.SolveVec(sub, b); err != nil {
-		return nil, err
+		return nil, iters, err
 	}
 	for j, n := range cols {
 		out[n].rate = x.AtVec(j)
 	}
-	return out, nil
+	return out, iters, nil
+}
+
+// timelineWork bounds sim-timeline's work besides the simulation for at
+// most chunks completed chunks of workers workers: per direction the rate
+// fit's two passes over the intervals each chunk spans (at most all 2·chunks
+// cut points), its matrix and its least-squares solve (shareRates), and
+// sorting the lanes (units); four points per chunk and the lanes' ends,
+// metrics and note (rows).
+func timelineWork(chunks float64, workers int) (units, rows float64) {
+	w := float64(workers)
+	units = 2*(2*chunks*2*chunks+chunks*(w+w*(1+w))) + 20*chunks
+	rows = 4*chunks + 2*w*float64(len(laneKinds)) + 4*w + 2
+	return units, rows
 }
