@@ -54,6 +54,16 @@ func CopyTestbed(t *testing.T, root, dst string, configs []string, files ...stri
 	}
 }
 
+// RunTemp writes spec as <a temporary directory>/rel and runs fn on it
+// with inputRoot's inputs (RunEnv); file is the spec's path, for error
+// locations.
+func RunTemp(t *testing.T, fn experiment.RunFunc, rel, spec, inputRoot string) (res *experiment.Result, env *experiment.Env, file string, err error) {
+	t.Helper()
+	dir := t.TempDir()
+	res, env, err = RunEnv(t, fn, dir, rel, spec, inputRoot, nil)
+	return res, env, filepath.Join(dir, rel), err
+}
+
 // RunEnv is Run that also returns the Env the kind ran with, whose Done
 // and Charged say what work the kind did and what its checks admitted.
 func RunEnv(t *testing.T, fn experiment.RunFunc, dir, rel, spec, inputRoot string, tables map[string]*dataset.Table) (*experiment.Result, *experiment.Env, error) {

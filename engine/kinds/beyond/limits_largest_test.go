@@ -24,11 +24,8 @@ const largestRoot = "../../.."
 
 // beyondRun runs kind fn on spec as <tmp>/<paper>/<name>.toml; file is
 // its path.
-func beyondRun(t *testing.T, fn experiment.RunFunc, paper, name, spec string) (res *experiment.Result, env *experiment.Env, file string, err error) {
-	t.Helper()
-	dir := t.TempDir()
-	res, env, err = experimenttest.RunEnv(t, fn, dir, filepath.Join(paper, name+".toml"), spec, largestRoot, nil)
-	return res, env, filepath.Join(dir, paper, name+".toml"), err
+func beyondRun(t *testing.T, fn experiment.RunFunc, paper, name, spec string) (*experiment.Result, *experiment.Env, string, error) {
+	return experimenttest.RunTemp(t, fn, filepath.Join(paper, name+".toml"), spec, largestRoot)
 }
 
 // beyondLargest is experimenttest.Largest of kind fn on the family spec.

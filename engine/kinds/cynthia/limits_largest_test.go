@@ -24,11 +24,8 @@ const repoRoot = "../../.."
 // runCommitted runs kind fn on spec written as <tmp>/cynthia/<name>.toml
 // with the repository's inputs; file is the spec's path for error
 // locations.
-func runCommitted(t *testing.T, fn experiment.RunFunc, name, spec string) (res *experiment.Result, env *experiment.Env, file string, err error) {
-	t.Helper()
-	dir, rel := t.TempDir(), filepath.Join("cynthia", name+".toml")
-	res, env, err = experimenttest.RunEnv(t, fn, dir, rel, spec, repoRoot, nil)
-	return res, env, filepath.Join(dir, rel), err
+func runCommitted(t *testing.T, fn experiment.RunFunc, name, spec string) (*experiment.Result, *experiment.Env, string, error) {
+	return experimenttest.RunTemp(t, fn, filepath.Join("cynthia", name+".toml"), spec, repoRoot)
 }
 
 // list is a TOML array of n copies of v.

@@ -24,11 +24,8 @@ const largestRoot = "../../.."
 
 // icpeRun runs kind fn on spec as <tmp>/icpe20/<name>.toml; file is its
 // path.
-func icpeRun(t *testing.T, fn experiment.RunFunc, name, spec string) (res *experiment.Result, env *experiment.Env, file string, err error) {
-	t.Helper()
-	dir := t.TempDir()
-	res, env, err = experimenttest.RunEnv(t, fn, dir, filepath.Join("icpe20", name+".toml"), spec, largestRoot, nil)
-	return res, env, filepath.Join(dir, "icpe20", name+".toml"), err
+func icpeRun(t *testing.T, fn experiment.RunFunc, name, spec string) (*experiment.Result, *experiment.Env, string, error) {
+	return experimenttest.RunTemp(t, fn, filepath.Join("icpe20", name+".toml"), spec, largestRoot)
 }
 
 // icpeLargest is experimenttest.Largest of kind fn on the family spec.

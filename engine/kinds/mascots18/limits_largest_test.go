@@ -23,11 +23,8 @@ import (
 const largestRoot = "../../.."
 
 // mascotsRun runs kind fn on spec as <tmp>/<rel>; file is its path.
-func mascotsRun(t *testing.T, fn experiment.RunFunc, rel, spec string) (res *experiment.Result, env *experiment.Env, file string, err error) {
-	t.Helper()
-	dir := t.TempDir()
-	res, env, err = experimenttest.RunEnv(t, fn, dir, rel, spec, largestRoot, nil)
-	return res, env, filepath.Join(dir, rel), err
+func mascotsRun(t *testing.T, fn experiment.RunFunc, rel, spec string) (*experiment.Result, *experiment.Env, string, error) {
+	return experimenttest.RunTemp(t, fn, rel, spec, largestRoot)
 }
 
 // mascotsLargest is experimenttest.Largest of kind fn on the family spec
