@@ -48,18 +48,9 @@ const phillyTime = "2006-01-02 15:04:05"
 // than 1e-9 relative (the column is derived; a mismatch means shifted
 // columns). Blank lines are skipped.
 func ReadPhilly(r io.Reader, name string, prov dataset.Provenance) (*dataset.Table, error) {
-	cr := csv.NewReader(r)
-	cr.ReuseRecord = true
-	cr.FieldsPerRecord = -1 // checked here, with a clearer message
-	head, err := cr.Read()
+	cr, err := openCSV(r, name, phillyHeader)
 	if err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: empty file, want header %s", name, strings.Join(phillyHeader, ","))
-		}
-		return nil, csvError(name, err)
-	}
-	if strings.Join(head, ",") != strings.Join(phillyHeader, ",") {
-		return nil, fmt.Errorf("%s:1: header %q, want %q", name, strings.Join(head, ","), strings.Join(phillyHeader, ","))
+		return nil, err
 	}
 	t := dataset.NewTable(PhillySchema, prov)
 	for {
@@ -144,4 +135,24 @@ func wholeNumber(s string) (int64, error) {
 		return 0, fmt.Errorf("%q is not a whole number", s)
 	}
 	return int64(x), nil
+}
+
+// openCSV returns a reader of name positioned after its header, which must
+// be exactly want: an empty file or another header is an error naming the
+// file (and line 1).
+func openCSV(r io.Reader, name string, want []string) (*csv.Reader, error) {
+	cr := csv.NewReader(r)
+	cr.ReuseRecord = true
+	cr.FieldsPerRecord = -1 // checked by the caller, with a clearer message
+	head, err := cr.Read()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s: empty file, want header %s", name, strings.Join(want, ","))
+		}
+		return nil, csvError(name, err)
+	}
+	if strings.Join(head, ",") != strings.Join(want, ",") {
+		return nil, fmt.Errorf("%s:1: header %q, want %q", name, strings.Join(head, ","), strings.Join(want, ","))
+	}
+	return cr, nil
 }

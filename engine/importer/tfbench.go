@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -67,18 +66,9 @@ var tfBenchHeader = []string{"platform", "gpu", "gpus", "model", "batch_per_gpu"
 // model, batch, data, variable_update, gpus) twice. Blank lines are
 // skipped.
 func ReadTFBenchmarks(r io.Reader, name string, prov dataset.Provenance) (*dataset.Table, error) {
-	cr := csv.NewReader(r)
-	cr.ReuseRecord = true
-	cr.FieldsPerRecord = -1 // checked here, with a clearer message
-	head, err := cr.Read()
+	cr, err := openCSV(r, name, tfBenchHeader)
 	if err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: empty file, want header %s", name, strings.Join(tfBenchHeader, ","))
-		}
-		return nil, csvError(name, err)
-	}
-	if strings.Join(head, ",") != strings.Join(tfBenchHeader, ",") {
-		return nil, fmt.Errorf("%s:1: header %q, want %q", name, strings.Join(head, ","), strings.Join(tfBenchHeader, ","))
+		return nil, err
 	}
 	t := dataset.NewTable(TFBenchmarksSchema, prov)
 	seen := map[string]int{} // configuration → line
