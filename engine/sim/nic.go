@@ -43,7 +43,7 @@ type nicNet struct {
 	full     bool                          // recompute every rate with fill
 	fill     maxMin
 	changed  []int32 // scratch of recomputeFull: (slot, index in rates) pairs
-	src, dst []int32 // [slot] resources of its flow, for recomputeFull
+	src, dst []int32 // [slot] scratch of recomputeFull: resources, from share
 }
 
 func newNICNet(slots, nodes int, bw float64, full bool) *nicNet {
@@ -73,9 +73,6 @@ func (n *nicNet) start(slot int32, b int64, seq uint64, src, dst int32, now floa
 		if r := n.share.fl[slot].rate; r > 0 {
 			n.finish[slot] = now + n.rem[slot]/(r*n.bw)
 		}
-	}
-	if n.full {
-		n.src[slot], n.dst[slot] = src, dst
 	}
 	n.pos[slot] = int32(len(n.flows))
 	n.flows = append(n.flows, slot)
@@ -176,7 +173,10 @@ func (n *nicNet) rerate(slot int32, old float64) {
 // recomputeFull rates every flow from scratch (maxMin), the reference.
 func (n *nicNet) recomputeFull() {
 	sh := n.share
-	sh.seeds = sh.seeds[:0]
+	sh.seeds, sh.gone = sh.seeds[:0], sh.gone[:0]
+	for _, f := range n.flows { // maxMin reads resources by slot
+		n.src[f], n.dst[f] = sh.fl[f].src, sh.fl[f].dst
+	}
 	rates := n.fill.rates(n.flows, n.src, n.dst)
 	n.changed = n.changed[:0]
 	for i, f := range n.flows {
