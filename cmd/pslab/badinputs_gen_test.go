@@ -7,12 +7,16 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/ipc"
+	"github.com/apache/arrow/go/v17/arrow/memory"
 
 	"pslab/engine/dataset"
 	"pslab/engine/export"
@@ -165,12 +169,53 @@ func badNested(depth int) string {
 	return strings.Repeat("[", depth) + strings.Repeat("]", depth)
 }
 
-// badFlip returns b with the byte at fraction f of its length inverted.
+// badFlip returns the Arrow file b with a byte inverted: the first at or
+// after fraction f of its length whose inversion changes what a reader
+// would see. Bytes no reader looks at (padding) are skipped: a file damaged
+// only there reads as the same content, which is right, and
+// engine/dataset's TestDigestRefusesEveryChange covers them.
 func badFlip(b []byte, f float64) []byte {
-	out := bytes.Clone(b)
-	i := min(int(f*float64(len(b))), len(b)-1)
-	out[i] ^= 0xff
-	return out
+	want, err := dataset.DecodeArrow(b, memory.NewGoAllocator())
+	if err != nil {
+		panic(fmt.Sprintf("badFlip: the original does not read: %v", err))
+	}
+	defer want.Release()
+	for i := min(int(f*float64(len(b))), len(b)-1); i < len(b); i++ {
+		out := bytes.Clone(b)
+		out[i] ^= 0xff
+		if !badSameContent(want, out) {
+			return out
+		}
+	}
+	panic("badFlip: no byte after the fraction changes the content")
+}
+
+// badSameContent reports whether the Arrow file b, read without any of
+// pslab's checks, has want's schema, metadata and values (false if it
+// does not read at all).
+func badSameContent(want arrow.Table, b []byte) (same bool) {
+	defer func() {
+		if recover() != nil {
+			same = false
+		}
+	}()
+	r, err := ipc.NewFileReader(bytes.NewReader(b), ipc.WithAllocator(memory.NewGoAllocator()))
+	if err != nil {
+		return false
+	}
+	defer r.Close()
+	var recs []arrow.Record
+	for k := 0; k < r.NumRecords(); k++ {
+		rec, err := r.RecordAt(k)
+		if err != nil {
+			return false
+		}
+		defer rec.Release()
+		recs = append(recs, rec)
+	}
+	got := array.NewTableFromRecords(r.Schema(), recs)
+	defer got.Release()
+	return array.TableEqual(want, got) && want.Schema().Metadata().Equal(got.Schema().Metadata())
 }
 
 // badExport converts the toy profile to another format with pslab's own

@@ -35,11 +35,15 @@ const (
 func buildDatasets(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("datasets", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	setUsage(fs, "datasets", "datasets [-root dir] [-shared dir]")
+	setUsage(fs, "datasets", "datasets [-root dir] [-shared dir]\n       pslab datasets -add-digest FILE.arrow...")
 	root := fs.String("root", ".", "repository root")
 	shared := fs.String("shared", "", "shared raw data directory holding datasets/ (default: ../shared relative to -root)")
+	digest := fs.Bool("add-digest", false, "instead: give each pslab Arrow FILE written before content digests its digest (check the files first)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *digest {
+		return addDigests(fs.Args(), stdout)
 	}
 	if fs.NArg() > 0 {
 		return usagef("datasets takes no arguments, got %v", fs.Args())

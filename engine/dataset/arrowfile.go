@@ -23,9 +23,16 @@ const minArrowFile = 8 + 4 + 6
 // (Decode, DecodeArrow): the file must carry the Arrow magic at both ends
 // (or it is named for what it is: empty, truncated, Parquet, CSV, JSON),
 // its footer is checked before the Arrow reader walks it (checkFooter),
-// what the reader may allocate is bounded (decodeLimit), and a panic
+// what the reader may allocate is bounded (decodeLimit), the content
+// digest is verified where the file has one (verifyDigest), and a panic
 // inside the Arrow library, in fn included, becomes a corruptError.
-func withFileReader(b []byte, mem memory.Allocator, fn func(r *ipc.FileReader) error) (err error) {
+func withFileReader(b []byte, mem memory.Allocator, fn func(r *ipc.FileReader) error) error {
+	return withFileReaderOpts(b, mem, false, fn)
+}
+
+// withFileReaderOpts is withFileReader; allowMissing accepts a pslab file
+// without a content digest (verifyDigest).
+func withFileReaderOpts(b []byte, mem memory.Allocator, allowMissing bool, fn func(r *ipc.FileReader) error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = corruptError{p}
@@ -43,7 +50,32 @@ func withFileReader(b []byte, mem memory.Allocator, fn func(r *ipc.FileReader) e
 		return fmt.Errorf("corrupt Arrow IPC file: %w", err)
 	}
 	defer r.Close()
+	if err := checkLeadingSchema(b, lim, r.Schema()); err != nil {
+		return err
+	}
+	if err := verifyDigest(r, allowMissing); err != nil {
+		return err
+	}
 	return fn(r)
+}
+
+// checkLeadingSchema compares the schema message that opens the file
+// (after the magic and its padding) with the footer's copy, which is the
+// one the file reader uses: a file whose copies differ is damaged, even
+// where the reader would never look at the leading one.
+func checkLeadingSchema(b []byte, mem memory.Allocator, footer *arrow.Schema) error {
+	if err := checkLeadingMessage(b); err != nil {
+		return err
+	}
+	sr, err := ipc.NewReader(bytes.NewReader(b[8:]), ipc.WithAllocator(mem))
+	if err != nil {
+		return fmt.Errorf("corrupt Arrow IPC file: the schema at its start is unreadable: %w", err)
+	}
+	defer sr.Release()
+	if s := sr.Schema(); !s.Equal(footer) || !s.Metadata().Equal(footer.Metadata()) {
+		return fmt.Errorf("corrupt Arrow IPC file: the schema at its start differs from the footer's copy")
+	}
+	return nil
 }
 
 // DecodeArrow reads the Arrow IPC file b as one arrow.Table with the

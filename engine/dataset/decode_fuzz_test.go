@@ -11,8 +11,9 @@ import (
 // again. Seeds: testdata/fuzz/FuzzDecode, a few rows of a real file of
 // every schema (trace, testbed steps/runs/phases, measurement, Philly
 // jobs, layer profile, instances, a reported table, a result, a Kineto
-// import) and the corrupt footer fuzzing found, without and with the
-// start marker.
+// import), each as written before content digests (refused for want of
+// one) and with its digest (<name>_digest, read through verifyDigest), and
+// the corrupt footer fuzzing found, without and with the start marker.
 func FuzzDecode(f *testing.F) {
 	f.Add([]byte("00000000000000000000000000\x10\x00\x00\x00ARROW1"))
 	f.Add([]byte("ARROW1\x0000000000000000000000\x10\x00\x00\x00ARROW1"))

@@ -30,7 +30,10 @@ const (
 	blockSize                                             = 24 // struct Block
 )
 
-var errFooter = errors.New("corrupt Arrow IPC footer")
+var (
+	errFooter = errors.New("corrupt Arrow IPC footer")
+	errLead   = errors.New("corrupt Arrow IPC file: the schema message at its start")
+)
 
 // checkFooter validates the footer of the Arrow IPC file b. A file too
 // damaged to have a footer is left to the reader, which reports it.
@@ -65,22 +68,74 @@ func checkFooter(b []byte) error {
 	return c.fields(schema, schemaFields, 0)
 }
 
-// flatChecker walks one flatbuffer; nfields counts the fields seen.
+// flatChecker walks one flatbuffer; nfields counts the fields seen; lead
+// says it is the leading schema message, not the footer (for errors).
 type flatChecker struct {
 	buf     []byte
 	nfields int
+	lead    bool
+}
+
+// base is the error c's messages wrap.
+func (c *flatChecker) base() error {
+	if c.lead {
+		return errLead
+	}
+	return errFooter
+}
+
+// Slots of the Message table (format/Message.fbs) and the value of its
+// header type for a Schema.
+const messageHeader, messageMetadata = 2, 4
+
+// checkLeadingMessage validates the schema message that opens the Arrow
+// IPC file b (after the 8 bytes of magic and padding: the continuation
+// marker, the metadata length and the Message flatbuffer) as checkFooter
+// validates the footer, before the stream reader parses it.
+func checkLeadingMessage(b []byte) error {
+	if len(b) < 16 {
+		return errLead
+	}
+	p := b[8:]
+	if binary.LittleEndian.Uint32(p) != 0xFFFFFFFF {
+		return fmt.Errorf("%w: no continuation marker", errLead)
+	}
+	n := int64(int32(binary.LittleEndian.Uint32(p[4:])))
+	if n <= 0 || 8+n > int64(len(p)) {
+		return fmt.Errorf("%w: length %d does not fit in the file", errLead, n)
+	}
+	c := &flatChecker{buf: p[8 : 8+n], lead: true}
+	root, err := c.ref(0)
+	if err != nil {
+		return err
+	}
+	msg := &flatbuffers.Table{Bytes: c.buf, Pos: root}
+	if err := c.keyValues(msg, messageMetadata); err != nil {
+		return err
+	}
+	schema, ok, err := c.table(msg, messageHeader)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("%w: no header", errLead)
+	}
+	if err := c.keyValues(schema, schemaMetadata); err != nil {
+		return err
+	}
+	return c.fields(schema, schemaFields, 0)
 }
 
 // ref follows the offset stored at pos and requires it to point forward
 // inside the buffer (so no table can be reached from itself).
 func (c *flatChecker) ref(pos flatbuffers.UOffsetT) (flatbuffers.UOffsetT, error) {
 	if int64(pos)+4 > int64(len(c.buf)) {
-		return 0, fmt.Errorf("%w: offset at %d past the end", errFooter, pos)
+		return 0, fmt.Errorf("%w: offset at %d past the end", c.base(), pos)
 	}
 	off := binary.LittleEndian.Uint32(c.buf[pos:])
 	to := int64(pos) + int64(off)
 	if off == 0 || to+4 > int64(len(c.buf)) {
-		return 0, fmt.Errorf("%w: offset %d at %d does not point forward inside the footer", errFooter, off, pos)
+		return 0, fmt.Errorf("%w: offset %d at %d does not point forward inside the flatbuffer", c.base(), off, pos)
 	}
 	return flatbuffers.UOffsetT(to), nil
 }
@@ -110,7 +165,7 @@ func (c *flatChecker) vector(t *flatbuffers.Table, slot, elem int) (flatbuffers.
 	}
 	n, start := t.VectorLen(flatbuffers.UOffsetT(o)), t.Vector(flatbuffers.UOffsetT(o))
 	if int64(start)+int64(n)*int64(elem) > int64(len(c.buf)) {
-		return 0, 0, fmt.Errorf("%w: vector of %d elements at %d does not fit in %d bytes", errFooter, n, start, len(c.buf))
+		return 0, 0, fmt.Errorf("%w: vector of %d elements at %d does not fit in %d bytes", c.base(), n, start, len(c.buf))
 	}
 	return start, n, nil
 }
@@ -128,7 +183,7 @@ func (c *flatChecker) keyValues(t *flatbuffers.Table, slot int) error {
 // their children, metadata and union type ids.
 func (c *flatChecker) fields(t *flatbuffers.Table, slot, depth int) error {
 	if depth > 64 {
-		return fmt.Errorf("%w: fields nested more than 64 deep", errFooter)
+		return fmt.Errorf("%w: fields nested more than 64 deep", c.base())
 	}
 	start, n, err := c.vector(t, slot, 4)
 	if err != nil {
@@ -136,7 +191,7 @@ func (c *flatChecker) fields(t *flatbuffers.Table, slot, depth int) error {
 	}
 	for i := 0; i < n; i++ {
 		if c.nfields++; c.nfields > maxFields {
-			return fmt.Errorf("%w: more than %d fields", errFooter, maxFields)
+			return fmt.Errorf("%w: more than %d fields", c.base(), maxFields)
 		}
 		pos, err := c.ref(start + flatbuffers.UOffsetT(4*i))
 		if err != nil {

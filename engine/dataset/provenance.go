@@ -24,7 +24,7 @@ type Provenance struct {
 }
 
 // reserved metadata keys, not returned in Extra.
-var reserved = map[string]bool{"pslab.schema": true, "origin": true, "source": true, "licence": true, "command": true, "notes": true}
+var reserved = map[string]bool{DigestKey: true, "pslab.schema": true, "origin": true, "source": true, "licence": true, "command": true, "notes": true}
 
 func (p Provenance) metadata(s *Schema) arrow.Metadata {
 	kv := map[string]string{"pslab.schema": s.Name}

@@ -64,7 +64,14 @@ func TestUnitsFromSchemaMetadata(t *testing.T) {
 	require.NoError(t, w.Write(rec))
 	require.NoError(t, w.Close())
 
-	back, err := Decode(buf.b, nil, memory.DefaultAllocator)
+	// Files of that age also predate content digests: refused until
+	// `pslab datasets -add-digest` (AddDigest) adds one.
+	_, err = Decode(buf.b, nil, memory.DefaultAllocator)
+	require.ErrorContains(t, err, "-add-digest")
+	b, err := AddDigest(buf.b, memory.DefaultAllocator)
+	require.NoError(t, err)
+	back, err := Decode(b, nil, memory.DefaultAllocator)
 	require.NoError(t, err)
 	require.Equal(t, "examples/s", back.Schema.Columns[0].Unit)
+	require.Equal(t, []float64{1, 2}, back.Floats("throughput"))
 }

@@ -13,14 +13,18 @@ import (
 	"pslab/engine/atomicfile"
 )
 
-// Encode returns the table as an uncompressed Arrow IPC file. The table is
+// Encode returns the table as an uncompressed Arrow IPC file with the
+// digest of its content in the schema metadata (DigestKey). The table is
 // validated first; the same table always gives the same bytes.
 func Encode(t *Table, mem memory.Allocator) ([]byte, error) {
 	if err := t.Validate(); err != nil {
 		return nil, fmt.Errorf("dataset: %s: %w", t.Schema.Name, err)
 	}
-	schema := t.Schema.arrowSchema(t.Provenance)
-	rec := t.record(schema, mem)
+	plain := t.Schema.arrowSchema(t.Provenance)
+	content := t.record(plain, mem)
+	defer content.Release()
+	schema := withDigest(plain, []arrow.Record{content})
+	rec := array.NewRecord(schema, content.Columns(), content.NumRows())
 	defer rec.Release()
 	var buf seekBuffer
 	w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema), ipc.WithAllocator(mem))

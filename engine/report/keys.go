@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"pslab/engine/dataset"
 )
 
 // MetaGroup is one group of a dataset's schema metadata keys (everything
@@ -171,6 +173,8 @@ var keyDocs = map[string]keyDoc{
 	"paper":         {"other", "paper the numbers are printed in", showRaw},
 	"title":         {"other", "what the table holds", showRaw},
 	"input_side_px": {"other", "input image side the profile was measured with (px)", showRaw},
+	dataset.DigestKey: {"other", "SHA-256 of the file's content, written by pslab and verified on every read " +
+		"(engine/dataset, DigestKey): a damaged file is refused", showRaw},
 }
 
 // provenanceKeys are the provenance keys, in the order a page lists them.
