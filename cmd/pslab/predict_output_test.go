@@ -147,3 +147,11 @@ func predictConvergedJSON(t *testing.T, in string) {
 	}
 	require.Nil(t, cyn.Lo, "an analytical model has no interval")
 }
+
+// TestNewBarQuiet: the progress bar of run, check, report and predict is
+// shown only on a terminal and never under -q.
+func TestNewBarQuiet(t *testing.T) {
+	t.Parallel()
+	require.Nil(t, newBar(&bytes.Buffer{}, false, 10, "run", "experiments"), "not a terminal")
+	require.Nil(t, newBar(os.Stderr, true, 10, "run", "experiments"), "-q")
+}

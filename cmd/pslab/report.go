@@ -27,9 +27,10 @@ const reportMemoryLimit = 64 << 20
 func buildReport(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	setUsage(fs, "report", "report [-root dir] [-o dir] [-no-data]")
+	setUsage(fs, "report", "report [-root dir] [-o dir] [-no-data] [-q]")
 	root := fs.String("root", ".", "repository root (experiments/, golden/, figures/, datasets/)")
 	out := fs.String("o", "report", "output directory, replaced as a whole")
+	quiet := quietFlag(fs)
 	noData := fs.Bool("no-data", false, "leave out the dataset downloads (Parquet and gzip'd CSV; pages link each Arrow file in the repository either way)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -41,7 +42,15 @@ func buildReport(_ context.Context, args []string, stdout, stderr io.Writer) err
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(reportMemoryLimit))
 	}
 	start := time.Now()
-	site, err := report.Build(report.Options{Root: *root, Out: *out, NoData: *noData})
+	opt := report.Options{Root: *root, Out: *out, NoData: *noData}
+	if bar := newBar(stderr, *quiet, 1, "report: dataset downloads", "datasets"); bar != nil {
+		opt.Progress = func(done, total int) {
+			bar.ChangeMax(total)
+			_ = bar.Set(done)
+		}
+		defer bar.Close()
+	}
+	site, err := report.Build(opt)
 	if err != nil {
 		return err
 	}
@@ -49,6 +58,8 @@ func buildReport(_ context.Context, args []string, stdout, stderr io.Writer) err
 	fmt.Fprintf(stdout, "wrote %s: %d experiments (%d reproduced, %d partial, %d deviate), %d checks, %d missed claims, %d failed, %d datasets; %d files, %.1f MB\n",
 		filepath.Join(*out, "index.html"), t.Experiments, t.Reproduced, t.Partial, t.Deviates, t.Counts.Total(), t.Counts.Missed, t.Counts.Failed, len(site.Datasets),
 		site.Files, float64(site.Bytes)/1e6)
-	fmt.Fprintf(stderr, "report built in %v\n", time.Since(start).Round(time.Millisecond))
+	if !*quiet {
+		fmt.Fprintf(stderr, "report built in %v\n", time.Since(start).Round(time.Millisecond))
+	}
 	return nil
 }

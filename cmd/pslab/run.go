@@ -117,6 +117,7 @@ func runExperiments(ctx context.Context, args []string, write bool, stdout, stde
 	root := fs.String("root", ".", "repository root (experiments/, datasets/, figures/, golden/)")
 	parallel := fs.Int("j", 0, "experiments run at once (0: GOMAXPROCS)")
 	verbose := fs.Bool("v", false, "print every check, not only failures and deviations")
+	quiet := quietFlag(fs)
 	var sh shardFlags // -shard (cmd/pslab/shard.go)
 	if write {
 		sh.register(fs, args)
@@ -148,16 +149,17 @@ func runExperiments(ctx context.Context, args []string, write bool, stdout, stde
 	if err := experiment.CheckUnique(paths); err != nil {
 		return usageError{err}
 	}
-	start, done := time.Now(), 0
-	opt := experiment.Options{Root: *root, Write: write, Parallel: *parallel, RecordTime: *recordTime,
-		Progress: func(o experiment.Outcome) {
-			done++
-			fmt.Fprintf(stderr, "[%d/%d] %s %s (%v; elapsed %v)\n", done, len(paths), status(o), outcomeID(o),
-				o.Elapsed.Round(time.Millisecond), time.Since(start).Round(time.Second))
-		}}
+	opt := experiment.Options{Root: *root, Write: write, Parallel: *parallel, RecordTime: *recordTime}
 	all := len(paths)
 	if paths, err = sh.experiments(paths, &opt); err != nil {
 		return err
+	}
+	if bar := newBar(stderr, *quiet, int64(len(paths)), name, "experiments"); bar != nil {
+		opt.Progress = func(o experiment.Outcome) {
+			bar.Describe(fmt.Sprintf("%s: %s %s", name, status(o), outcomeID(o)))
+			_ = bar.Add(1)
+		}
+		defer bar.Close()
 	}
 	outs := experiment.Run(ctx, kinds.Registry(), paths, opt)
 	if err := sh.finishRun(*root, all, outs, stderr); err != nil {

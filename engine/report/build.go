@@ -34,6 +34,9 @@ type Options struct {
 	// NoData leaves out the dataset downloads, the Parquet and gzip'd CSV
 	// conversions (the pages still link to where they would be).
 	NoData bool
+	// Progress, if set, is told of each dataset download written (or
+	// reused): done of total, from one goroutine at a time.
+	Progress func(done, total int)
 }
 
 // Build loads the site from opt.Root and writes it to opt.Out atomically:
@@ -61,7 +64,7 @@ func Build(opt Options) (*Site, error) {
 		if opt.NoData {
 			return nil
 		}
-		return site.writeDownloads(opt.Root, dir, filepath.Clean(opt.Out))
+		return site.writeDownloads(opt.Root, dir, filepath.Clean(opt.Out), opt.Progress)
 	})
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"pslab/engine/dataset"
 	"pslab/engine/export"
@@ -36,10 +37,21 @@ func shaAttr(sum string) string { return `data-sha256="` + sum + `"` }
 // streamed to its files, so memory holds a few datasets, not all of them. A dataset
 // whose page in prev, the report being replaced, records the same SHA-256
 // gets prev's files instead (hard links where the file system allows):
-// the conversions are a function of the Arrow bytes.
-func (s *Site) writeDownloads(root, dir, prev string) error {
+// the conversions are a function of the Arrow bytes. progress, if not nil,
+// is called after each dataset, under a lock.
+func (s *Site) writeDownloads(root, dir, prev string, progress func(done, total int)) error {
 	inflight := newBudget(arrowBudget)
+	var mu sync.Mutex
+	done := 0
 	return parallel(len(s.Datasets), func(i int) error {
+		if progress != nil {
+			defer func() {
+				mu.Lock()
+				defer mu.Unlock()
+				done++
+				progress(done, len(s.Datasets))
+			}()
+		}
 		d := s.Datasets[i]
 		if d.reuse(dir, prev) {
 			return nil
