@@ -51,18 +51,25 @@ func zhang(prof *zoo.Profile, c Cluster, servers int, bw float64, workers []int)
 	if speed == 0 {
 		speed = 1
 	}
+	var layers []syncps.Layer
+	for _, l := range prof.Layers {
+		if l.IsInput() {
+			continue // its forward time is data loading, not compute (zoo)
+		}
+		layers = append(layers, syncps.Layer{Name: l.Name, ParamBytes: l.ParamBytes, Forward: l.Forward, Backward: l.Backward})
+	}
+	return zhangOn(layers, speed*float64(prof.Batch)/float64(batch), batch, c, servers, bw, workers)
+}
+
+// zhangOn is zhang on the layers of a profile or a trace (zhangLayers),
+// with compute divided by scale, batch examples per worker.
+func zhangOn(layers []syncps.Layer, scale float64, batch int, c Cluster, servers int, bw float64, workers []int) ([]float64, error) {
 	cfg := syncps.DefaultConfig()
 	cfg.Servers, cfg.Bandwidth, cfg.Iterations = servers, bw, zhangIterations
 	if c.SharedPS && c.UpdateTime > 0 { // the PS's own aggregation cost per byte and worker (Host)
 		cfg.AggPerPacket = c.UpdateTime * cfg.PacketSize
 	}
-	cfg.ComputeScale = speed * float64(prof.Batch) / float64(batch)
-	for _, l := range prof.Layers {
-		if l.IsInput() {
-			continue // its forward time is data loading, not compute (zoo)
-		}
-		cfg.Layers = append(cfg.Layers, syncps.Layer{Name: l.Name, ParamBytes: l.ParamBytes, Forward: l.Forward, Backward: l.Backward})
-	}
+	cfg.ComputeScale, cfg.Layers = scale, layers
 	var y []float64
 	for _, w := range workers {
 		cfg.Workers = w

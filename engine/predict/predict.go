@@ -245,7 +245,10 @@ func (p *Prediction) Why(m Model) string {
 //   - Cynthia: ASP, cynthia.ICPE from FromTrace's T_p, T_C and U_1 (with
 //     OpReading, T_C and U_1 over the M PS NICs, Cynthia's Σ b_ps); BSP,
 //     cynthia.ModelCynthia (cynthiaBSP).
-//   - Zhang (BSP): needs a per-layer profile (RunProfile); Unavailable here.
+//   - Zhang (BSP): syncps on per-layer inputs derived from the trace
+//     (zhangLayers: a layer per parameter tensor, forward and backward
+//     time as recorded), at c's bandwidth; from a profile (RunProfile),
+//     on the profile's layers.
 //
 // The coarse models read their inputs from the trace as recorded, so they
 // describe the trace's own bandwidth: when c.Bandwidth differs from
@@ -328,9 +331,15 @@ func run(tr *trace.Trace, c Cluster, workers []int, models []Model, prof *zoo.Pr
 			}
 			p.Curves = append(p.Curves, cv)
 			continue
-		case m == Zhang && prof == nil:
-			na("needs a per-layer profile")
-			continue
+		case m == Zhang && prof == nil: // a recorded trace: its per-layer inputs derived (zhangLayers)
+			layers, err := zhangLayers(tr)
+			if err != nil {
+				na("no per-layer inputs in the trace: %v", err)
+				continue
+			}
+			if y, err = zhangOn(layers, 1, p.Batch, c, p.Servers, bw, workers); err != nil {
+				return nil, fmt.Errorf("predict: %s: %w", m.Label(), err)
+			}
 		case !p.HasCoarse:
 			na("trace at %.4g Gbit/s", tr.Meta.Bandwidth*8/1e9)
 			continue
