@@ -35,6 +35,8 @@ type importFlags struct {
 	model, platform, sync, transport    string
 	order, clock                        string
 	batch, servers, step, steps         int
+	gpus                                int
+	colocate                            bool
 	bandwidth, alpha, beta              float64
 	window                              int64
 	command                             string
@@ -69,12 +71,15 @@ func importData(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&f.origin, "origin", dataset.Measured, "measured, reported or derived")
 	fs.StringVar(&f.model, "model", "", "DNN name (tf-timeline, kineto: default from the file; measured-csv: if no model column)")
 	fs.StringVar(&f.platform, "platform", "", "hardware and software of the run (tf-timeline, measured-csv)")
-	fs.IntVar(&f.batch, "batch", 0, "examples per step per worker (0: from the file)")
+	fs.IntVar(&f.batch, "batch", 0, "examples per step per worker (0: from the file); measured-csv: per GPU, as pslab predict's -batch (the node's batch is -batch × -gpus-per-node)")
 	fs.Float64Var(&f.bandwidth, "bandwidth", 0, "tf-timeline: link bandwidth during profiling, bytes/s")
 	fs.Int64Var(&f.window, "window", 0, "HTTP/2 flow-control window, bytes (tf-timeline, measured-csv)")
 	fs.Float64Var(&f.alpha, "alpha", 0, "tf-timeline: parsing overhead per byte, s/byte")
 	fs.Float64Var(&f.beta, "beta", 0, "tf-timeline: parsing overhead per transfer, s")
 	fs.IntVar(&f.servers, "servers", 0, "tf-timeline: parameter servers (0: from the file)")
+	fs.IntVar(&f.servers, "ps", 0, "parameter servers, as pslab predict's -ps (tf-timeline: = -servers; measured-csv: if no ps column, 0: 1)")
+	fs.IntVar(&f.gpus, "gpus-per-node", 0, "measured-csv: GPUs per worker node, as pslab predict's -gpus-per-node, if no gpus_per_node column (recorded in the dataset; 0: not stated, matches any)")
+	fs.BoolVar(&f.colocate, "colocate", false, "measured-csv: one PS shard on every worker node, as pslab predict's -colocate (recorded; rows without a ps column get ps = workers)")
 	fs.IntVar(&f.step, "step", 0, "kineto: index of the ProfilerStep the layers come from")
 	fs.StringVar(&f.clock, "clock", "", "kineto: gpu (kernel time) or cpu (op wall time); default gpu if the trace has kernels")
 	fs.StringVar(&f.sync, "sync", "", "measured-csv: asp or bsp, if no sync column")
@@ -134,6 +139,7 @@ func (f *importFlags) check(format string, files []string) error {
 		x          int64
 	}{{"-batch", "examples per step ≥ 0 (0: from the file)", int64(f.batch)}, {"-window", "bytes ≥ 0 (0: from the file)", f.window},
 		{"-servers", "parameter servers ≥ 0 (0: from the file)", int64(f.servers)},
+		{"-gpus-per-node", "GPUs ≥ 0 (0: not stated)", int64(f.gpus)},
 		{"-step", "a profiler step index ≥ 0", int64(f.step)}, {"-steps", "steps ≥ 0 (0: 1)", int64(f.steps)}} {
 		if v.x < 0 {
 			return usagef("import %s %s: %s %d: want %s", format, strings.Join(files, " "), v.flag, v.x, v.what)
@@ -254,12 +260,20 @@ func importMeasured(f *importFlags, files []string, stdout io.Writer) error {
 		return err
 	}
 	defer in.Close()
-	opt := importer.MeasuredOptions{Source: f.source, Platform: f.platform, Model: f.model, Batch: f.batch,
-		Sync: f.sync, Transport: f.transport, Order: f.order, Steps: f.steps, Window: f.window}
+	if f.colocate && f.servers != 0 {
+		return usagef("import measured-csv %s: -colocate puts one PS on every node (ps = workers); leave out -ps", files[0])
+	}
+	opt := importer.MeasuredOptions{Source: f.source, Platform: f.platform, Model: f.model, Batch: f.batch * max(f.gpus, 1),
+		Sync: f.sync, Servers: f.servers, GPUsPerNode: f.gpus, Colocated: f.colocate,
+		Transport: f.transport, Order: f.order, Steps: f.steps, Window: f.window}
 	t, err := importer.ReadMeasured(in, files[0], opt, f.provenance(files, "measured-csv import (engine/importer): units converted to examples/s and bytes"))
 	var oe *importer.OptionError
 	if errors.As(err, &oe) {
-		return usagef("import measured-csv: %s: %s: give -%s", oe.File, oe.Problem, strings.ToLower(oe.Option))
+		flag := map[string]string{"Servers": "ps", "GPUsPerNode": "gpus-per-node"}[oe.Option]
+		if flag == "" {
+			flag = strings.ToLower(oe.Option)
+		}
+		return usagef("import measured-csv: %s: %s: give -%s", oe.File, oe.Problem, flag)
 	}
 	if err != nil {
 		return fmt.Errorf("import measured-csv: %w", err)

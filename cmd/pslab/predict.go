@@ -33,6 +33,8 @@ type predictFlags struct {
 	set                                        map[string]bool // flags given on the command line
 	command                                    string
 	meas                                       *measurement // -measured, once read
+	trustFiles                                 string       // -trust
+	trust                                      *predict.TrustData
 	shard                                      predictShard // -shard, pslab merge (predict_shard.go)
 	cl                                         clusterFlags // cluster shape (predict_cluster.go)
 }
@@ -87,6 +89,7 @@ func predictThroughput(ctx context.Context, args []string, stdout, stderr io.Wri
 	f.cl.register(fs)
 	fs.StringVar(&f.measured, "measured", "", "measured throughputs: an Arrow measurement dataset or a CSV (pslab import measured-csv format)")
 	fs.StringVar(&f.measuredModel, "measured-model", "", "model name of the measured rows (default: the only one, or the input's)")
+	fs.StringVar(&f.trustFiles, "trust", defaultTrust, "accuracy tables (comma-separated) whose measured errors give each model's trust band: mean and max |error| on the in-budget points with the same sync mode, W within ×2 and compute/communication ratio within ×2; none: no bands")
 	fs.StringVar(&f.figure, "figure", "", "write the figure to this .svg or .png file")
 	fs.BoolVar(&f.logY, "logy", false, "logarithmic throughput axis in the figure")
 	fs.StringVar(&f.format, "format", "text", "output format: text, csv, json or arrow (arrow needs -o)")
@@ -114,6 +117,9 @@ func predictThroughput(ctx context.Context, args []string, stdout, stderr io.Wri
 		return err
 	}
 	if err := f.checkOutput(); err != nil {
+		return err
+	}
+	if err := f.loadTrust(); err != nil {
 		return err
 	}
 	if err := prof.start(); err != nil {
@@ -388,5 +394,6 @@ func (f *predictFlags) report(in *predictInput, runs []*predict.Prediction) *pre
 	if f.meas != nil {
 		r.Measured, r.Errors, r.Missing = f.meas.rows, f.meas.errs, f.meas.missing
 	}
+	r.Trust = f.trust
 	return r
 }

@@ -29,8 +29,8 @@ func (f *predictFlags) compare(in *predictInput, runs []*predict.Prediction) err
 	p := runs[0]
 	mode, _ := predict.ParseTransport(f.transport)
 	order, _ := predict.ParseOrder(f.order)
-	q := predict.Query{Model: f.measuredModel, Prefer: in.model, Batch: p.Batch, Servers: p.Servers,
-		Transport: predict.TransportName(mode), Order: predict.OrderName(order)}
+	q := predict.Query{Model: f.measuredModel, Prefer: in.model, Sync: p.Sync.String(), Batch: p.Batch, GPUs: p.GPUs,
+		Servers: p.Servers, Colocated: p.Colocated, Transport: predict.TransportName(mode), Order: predict.OrderName(order)}
 	var t *dataset.Table
 	var err error
 	switch {
@@ -53,7 +53,9 @@ func (f *predictFlags) compare(in *predictInput, runs []*predict.Prediction) err
 }
 
 // readMeasuredCSV imports a measured CSV; columns it lacks take the
-// prediction's model, batch, PS count, transport and order, and sync asp.
+// prediction's values (q): model, sync, batch per node, GPUs per node (for
+// a batch_per_gpu column), PS count (with -colocate: the worker count),
+// transport and order.
 func readMeasuredCSV(path string, q predict.Query) (*dataset.Table, error) {
 	r, err := os.Open(path)
 	if err != nil {
@@ -64,6 +66,7 @@ func readMeasuredCSV(path string, q predict.Query) (*dataset.Table, error) {
 	if model == "" {
 		model = q.Prefer
 	}
-	opt := importer.MeasuredOptions{Model: model, Batch: q.Batch, Sync: "asp", Transport: q.Transport, Order: q.Order}
+	opt := importer.MeasuredOptions{Model: model, Batch: q.Batch, Sync: q.Sync, Servers: q.Servers, GPUsPerNode: max(q.GPUs, 1),
+		Colocated: q.Colocated, Transport: q.Transport, Order: q.Order}
 	return importer.ReadMeasured(r, path, opt, dataset.Provenance{Origin: dataset.Measured})
 }

@@ -57,7 +57,8 @@ func (f *predictFlags) write(in *predictInput, runs []*predict.Prediction, stdou
 	var fig []byte
 	if f.figure != "" {
 		spec := figure.Spec{Title: "pslab predict: " + in.model + " throughput vs workers", Caption: r.Setup,
-			XLabel: "workers W", YLabel: "throughput (examples/s)", LogY: f.logY, Legend: "top left"}
+			XLabel: "workers W", YLabel: "throughput (examples/s)", LogY: f.logY, Legend: "top left",
+			Bands: r.Bands(), BandsLabel: "trust band: ± the model's mean |error| on comparable measurements"}
 		svg, png, err := figure.Render(spec, r.Result().Table)
 		if err != nil {
 			return fmt.Errorf("predict: -figure: %w", err)
@@ -71,12 +72,15 @@ func (f *predictFlags) write(in *predictInput, runs []*predict.Prediction, stdou
 	var err error
 	switch f.format {
 	case "arrow":
-		res := r.Result()
-		res.Table.Provenance = dataset.Provenance{Origin: dataset.Derived, Source: strings.Join(in.files, ", "),
+		t, notes, xerr := r.Export() // the result table with the trust columns
+		if xerr != nil {
+			return xerr
+		}
+		t.Provenance = dataset.Provenance{Origin: dataset.Derived, Source: strings.Join(in.files, ", "),
 			Licence: "derived from the input's data; the input's licence applies", Command: f.command,
-			Notes: strings.Join(res.Notes, "\n"), Extra: map[string]string{"dnn": in.model, "knee_fraction_of_max": fmt.Sprint(f.knee)}}
+			Notes: strings.Join(notes, "\n"), Extra: map[string]string{"dnn": in.model, "knee_fraction_of_max": fmt.Sprint(f.knee)}}
 		var b []byte
-		if b, err = dataset.Encode(res.Table, dataset.Allocator); err == nil {
+		if b, err = dataset.Encode(t, dataset.Allocator); err == nil {
 			buf.Write(b)
 		}
 	case "csv":

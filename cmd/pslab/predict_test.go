@@ -252,7 +252,7 @@ func TestPredictErrors(t *testing.T) {
 		{append([]string{profile, "-measured", meas, "-bandwidth", "1Gbps,2Gbps"}, fast...), "give one -bandwidth"},
 		{append([]string{profile, "-measured", "m.txt"}, append(fast, bw...)...), "-measured m.txt: want an .arrow"},
 		{append([]string{profile, "-measured", meas}, append(fast, bw...)...), "rows of several models [another other] match batch 32"},
-		{append([]string{profile, "-measured", measArrow, "-measured-model", "toy"}, append(fast, bw...)...), `no asp row with model "toy"`},
+		{append([]string{profile, "-measured", measArrow, "-measured-model", "toy"}, append(fast, bw...)...), `no row measures the prediction's cluster (model "toy", asp, batch 32 per node, 1 PS`},
 	} {
 		_, err := runPredict(t, c.args...)
 		require.ErrorContains(t, err, c.want, "%v", c.args)

@@ -137,6 +137,11 @@ type Result struct {
 	Metrics map[string]float64
 	// Notes are lines about the run (assumptions, deviations) for reports.
 	Notes []string
+	// Accuracy, when not nil, holds per-point errors against measured data
+	// (predict.AccuracySchema), written beside the figure as
+	// figures/<paper>/<name>.accuracy.arrow: what pslab predict's trust
+	// bands are computed from.
+	Accuracy *dataset.Table
 }
 
 // NewResult returns an empty result.

@@ -317,7 +317,16 @@ func write(root string, s *Spec, res *Result) error {
 	if err != nil {
 		return err
 	}
-	for ext, b := range map[string][]byte{".svg": svg, ".png": png, ".arrow": arrow} {
+	files := map[string][]byte{".svg": svg, ".png": png, ".arrow": arrow}
+	if res.Accuracy != nil {
+		acc := *res.Accuracy
+		acc.Provenance = dataset.Provenance{Origin: dataset.Derived, Source: res.Table.Provenance.Source,
+			Command: res.Table.Provenance.Command, Notes: "per-point prediction errors against the measured data of the experiment's inputs"}
+		if files[".accuracy.arrow"], err = dataset.Encode(&acc, dataset.Allocator); err != nil {
+			return err
+		}
+	}
+	for ext, b := range files {
 		if err := atomicfile.Write(FigurePath(root, s, ext), b); err != nil {
 			return err
 		}

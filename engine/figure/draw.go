@@ -130,6 +130,23 @@ func (d *panelDrawing) curves(p *plot.Plot) error {
 			d.leg.bound(&band{fill: translucent(ink, 0x30)})
 		}
 	}
+	for _, s := range d.ser {
+		f, ok := d.spec.Bands[s.name]
+		if !ok || s.measured() {
+			continue
+		}
+		pts := points(s, pos, shifts[s])
+		for i := range pts {
+			pts[i].lo, pts[i].hi = math.Max(1e-3*pts[i].y, pts[i].y*(1-f)), pts[i].y*(1+f) // above 0 on a log axis
+		}
+		fill := translucent(colourOf(d.st[s].colour), 0x28)
+		p.Add(&band{pts: pts, fill: fill})
+		label := d.spec.BandsLabel
+		if label == "" {
+			label = "band: measured mean |error|"
+		}
+		d.leg.line(label, &band{fill: translucent(ink, 0x28)})
+	}
 	d.lines(p)
 	for _, s := range d.ser {
 		v := d.st[s]

@@ -31,6 +31,7 @@ package figure
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"gonum.org/v1/plot/vg"
@@ -67,6 +68,12 @@ type Spec struct {
 	// legend entry (default "paper's bound: model ± 10%").
 	Bound      float64
 	BoundLabel string
+	// Bands shade, per series name, a band from (1 − f)·y to (1 + f)·y
+	// around that series' curve (f a fraction ≥ 0, e.g. a model's measured
+	// mean |error|, pslab predict's trust band); BandsLabel is its legend
+	// entry (default "band: measured mean |error|").
+	Bands      map[string]float64
+	BandsLabel string
 	// Lines are horizontal reference lines, e.g. a paper's bound on an
 	// error axis.
 	Lines []Line
@@ -148,6 +155,11 @@ func validate(s Spec, t *dataset.Table) error {
 	}
 	if s.Bound < 0 || s.Bound >= 1 {
 		return fmt.Errorf("figure %q: bound %v is not a fraction in [0, 1)", s.Title, s.Bound)
+	}
+	for name, f := range s.Bands {
+		if !(f >= 0) || math.IsInf(f, 0) {
+			return fmt.Errorf("figure %q: band of series %q is %v, want a finite fraction ≥ 0", s.Title, name, f)
+		}
 	}
 	ys, xs, names, los := t.Floats("y"), t.Floats("x"), t.Strings("series"), t.Floats("y_lo")
 	for i := range ys {

@@ -32,6 +32,28 @@
 // neither a column nor MeasuredOptions.Steps gives it, because the schema
 // needs a positive count.
 //
+// Batch per GPU and per node (issue 26): the schema's batch is the
+// examples of one worker node's step, all its GPUs together, while pslab
+// predict's -batch is per GPU. So that no number is read in the wrong
+// sense, a CSV gives the batch under one of three names: batch_per_node
+// (or batch, the old name, kept so that old files read as before: per
+// node) or batch_per_gpu, multiplied by G from a gpus_per_node column or
+// MeasuredOptions.GPUsPerNode (an error when neither states it). Two of
+// them in one header are an error. G is not a schema column (the schema
+// is shared by every measured dataset): it is recorded in the provenance
+// as ExtraGPUsPerNode, one G per file (rows that differ are an error
+// naming the line), and predict.SelectMeasured refuses a prediction with
+// another G. A file without any G states none and matches any prediction
+// with the same per-node batch.
+//
+// Cluster defaults: a file without a ps column takes MeasuredOptions.Servers
+// (0: 1), or with MeasuredOptions.Colocated (one PS shard per node, pslab
+// predict -colocate) the row's worker count, recorded as ExtraColocated. pslab
+// predict -measured fills every default from the prediction (model, sync,
+// batch, G, PS count, colocation, transport, order); pslab import
+// measured-csv from the same flags predict takes (-model, -sync, -batch
+// per GPU, -gpus-per-node, -ps, -colocate, -transport, -order).
+//
 // # Philly
 //
 // The Philly trace shipped in ../shared/datasets/philly/philly.csv

@@ -21,9 +21,20 @@ type MeasuredOptions struct {
 	Platform string
 	// Model is the DNN name (required unless the file has a model column).
 	Model string
-	// Batch is the examples per step per worker (required unless the file
-	// has a batch column).
+	// Batch is the examples per step of one worker node, all its GPUs
+	// together (required unless the file has a batch, batch_per_node or
+	// batch_per_gpu column).
 	Batch int
+	// Servers is the PS count of rows without a ps column (0 → 1).
+	Servers int
+	// GPUsPerNode is G, the GPUs of one worker node, for a batch_per_gpu
+	// column without a gpus_per_node column; it is recorded in the
+	// provenance (ExtraGPUsPerNode). 0: not stated.
+	GPUsPerNode int
+	// Colocated says every worker node holds one PS shard: the ps of rows
+	// without a ps column is their worker count, and the provenance
+	// records it (ExtraColocated).
+	Colocated bool
 	// Sync is "asp" or "bsp" (required unless the file has a sync column).
 	Sync string
 	// Transport and Order describe the transfer policy (may be empty).
@@ -37,6 +48,9 @@ type MeasuredOptions struct {
 // measuredColumn returns the MeasurementSchema column a CSV header names:
 // every schema column is a known CSV column.
 func measuredColumn(name string) (dataset.Column, bool) {
+	if nodeColumns[name] {
+		return dataset.Column{Name: name, Type: dataset.Int64}, true
+	}
 	i := dataset.MeasurementSchema.Index(name)
 	if i < 0 {
 		return dataset.Column{}, false
@@ -89,6 +103,13 @@ func ReadMeasured(r io.Reader, name string, opt MeasuredOptions, prov dataset.Pr
 	if err != nil {
 		return nil, err
 	}
+	seen := map[string]bool{}
+	for _, c := range cols {
+		seen[c] = true
+	}
+	if err := checkBatchColumns(seen, opt, name); err != nil {
+		return nil, err
+	}
 	t := dataset.NewTable(dataset.MeasurementSchema, prov)
 	for {
 		rec := pending
@@ -117,6 +138,7 @@ func ReadMeasured(r io.Reader, name string, opt MeasuredOptions, prov dataset.Pr
 	if t.Len() == 0 {
 		return nil, fmt.Errorf("%s: no measurements after the header", name)
 	}
+	t.Provenance.Extra = b.clusterExtra(t.Provenance.Extra)
 	if err := t.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -136,6 +158,7 @@ func measuredHeader(head []string, name string) (cols, units []string, err error
 			for k, c := range dataset.MeasurementSchema.Columns {
 				known[k] = c.Name
 			}
+			known = append(known, ColBatchPerNode, ColBatchPerGPU, ColGPUsPerNode)
 			return nil, nil, fmt.Errorf("%s:1: unknown column %q (known: %s)", name, n, strings.Join(known, ", "))
 		}
 		if seen[n] {
@@ -177,6 +200,7 @@ type measuredBuilder struct {
 	at     map[string]int     // column → field index
 	factor map[string]float64 // column → unit factor
 	opt    MeasuredOptions
+	gpus   int64 // the GPUs per node of the rows so far (0: not stated)
 }
 
 func newMeasuredBuilder(cols, units []string, opt MeasuredOptions, name string) (*measuredBuilder, error) {
@@ -197,7 +221,8 @@ func newMeasuredBuilder(cols, units []string, opt MeasuredOptions, name string) 
 	for _, v := range []struct {
 		option string
 		x      int64
-	}{{"Steps", int64(opt.Steps)}, {"Window", opt.Window}, {"Batch", int64(opt.Batch)}} {
+	}{{"Steps", int64(opt.Steps)}, {"Window", opt.Window}, {"Batch", int64(opt.Batch)},
+		{"Servers", int64(opt.Servers)}, {"GPUsPerNode", int64(opt.GPUsPerNode)}} {
 		if v.x < 0 {
 			return nil, &OptionError{File: name, Option: v.option, Problem: fmt.Sprintf("%d is negative", v.x)}
 		}
@@ -205,8 +230,10 @@ func newMeasuredBuilder(cols, units []string, opt MeasuredOptions, name string) 
 	if _, ok := b.at["model"]; !ok && opt.Model == "" {
 		return nil, &OptionError{File: name, Option: "Model", Problem: "no model column and no default model"}
 	}
-	if _, ok := b.at["batch"]; !ok && opt.Batch <= 0 {
-		return nil, &OptionError{File: name, Option: "Batch", Problem: "no batch column and no default batch (> 0 examples)"}
+	_, perNode := b.at[ColBatchPerNode]
+	_, perGPU := b.at[ColBatchPerGPU]
+	if _, ok := b.at["batch"]; !ok && !perNode && !perGPU && opt.Batch <= 0 {
+		return nil, &OptionError{File: name, Option: "Batch", Problem: "no batch column (batch, batch_per_node or batch_per_gpu) and no default batch (> 0 examples)"}
 	}
 	if _, ok := b.at["sync"]; !ok && opt.Sync != "asp" && opt.Sync != "bsp" {
 		return nil, &OptionError{File: name, Option: "Sync", Problem: fmt.Sprintf("no sync column and default sync %q (want asp or bsp)", opt.Sync)}
@@ -217,10 +244,10 @@ func newMeasuredBuilder(cols, units []string, opt MeasuredOptions, name string) 
 // OptionError is ReadMeasured's error for a MeasuredOptions default that
 // is missing (the file has no column for it) or invalid, so that a caller
 // can name its own option (pslab import measured-csv: -model, -batch,
-// -sync, -steps, -window).
+// -sync, -steps, -window, -ps, -gpus-per-node).
 type OptionError struct {
 	File    string // the CSV
-	Option  string // the MeasuredOptions field: Model, Batch, Sync, Steps or Window
+	Option  string // the MeasuredOptions field: Model, Batch, Sync, Steps, Window, Servers or GPUsPerNode
 	Problem string // what is wrong, e.g. "no model column and no default model"
 }
 
@@ -261,6 +288,21 @@ func (b *measuredBuilder) row(rec []string) ([]any, error) {
 		}
 		return int64(x), nil
 	}
+	batch, gpus, err := b.nodeBatch(count)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.noteGPUs(gpus); err != nil {
+		return nil, err
+	}
+	workers, err := count("workers", 0, 1)
+	if err != nil {
+		return nil, err
+	}
+	servers := int64(max(b.opt.Servers, 1))
+	if b.opt.Colocated {
+		servers = workers
+	}
 	vals := make([]any, 0, len(dataset.MeasurementSchema.Columns))
 	for _, c := range dataset.MeasurementSchema.Columns {
 		var v any
@@ -287,11 +329,11 @@ func (b *measuredBuilder) row(rec []string) ([]any, error) {
 		case "order":
 			v = str(c.Name, b.opt.Order)
 		case "batch":
-			v, err = count(c.Name, int64(b.opt.Batch), 1)
+			v = batch
 		case "workers":
-			v, err = count(c.Name, 0, 1)
+			v = workers
 		case "ps":
-			v, err = count(c.Name, 1, 1)
+			v, err = count(c.Name, servers, 1)
 		case "steps":
 			v, err = count(c.Name, int64(b.opt.Steps), 1)
 		case "window":

@@ -16,9 +16,13 @@ import (
 var unitFactors = map[string]map[string]float64{
 	"throughput":     rateUnits,
 	"throughput_std": rateUnits,
-	"batch":          {"examples": 1, "images": 1, "samples": 1},
+	"batch":          exampleUnits,
+	"batch_per_node": exampleUnits,
+	"batch_per_gpu":  exampleUnits,
 	"window":         {"bytes": 1, "B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "KB": 1e3, "kB": 1e3, "MB": 1e6},
 }
+
+var exampleUnits = map[string]float64{"examples": 1, "images": 1, "samples": 1}
 
 var rateUnits = map[string]float64{
 	"examples/s": 1, "images/s": 1, "samples/s": 1,

@@ -93,7 +93,7 @@ func CalibrateModel(p *zoo.Profile, c Cluster, m Model, pt Point) (Calibration, 
 		}
 		y, ok := pr.Curve(m)
 		if !ok {
-			return 0, fmt.Errorf("predict: calibration: %s: n/a (%s)", m.Label(), pr.Why(m))
+			return 0, fmt.Errorf("predict: calibration: %s: n/a (%s)", m.LabelFor(c.Sync), pr.Why(m))
 		}
 		cal.Runs++
 		cal.DeviceSpeed, cal.Simulated = cc.DeviceSpeed, y[0]
@@ -119,7 +119,7 @@ func CalibrateModel(p *zoo.Profile, c Cluster, m Model, pt Point) (Calibration, 
 		b += step
 		if math.Abs(b) > math.Log(1e6) {
 			return cal, fmt.Errorf("predict: calibration: no device speed in [1e-6, 1e6] gives %g examples/s at W = %d (%s reaches %.4g at speed %.3g; above the link bound?)",
-				pt.Throughput, pt.Workers, m.Label(), cal.Simulated, cal.DeviceSpeed)
+				pt.Throughput, pt.Workers, m.LabelFor(c.Sync), cal.Simulated, cal.DeviceSpeed)
 		}
 		if fb, err = f(b); err != nil || ok(fb) {
 			return cal, err

@@ -91,12 +91,36 @@
 //     concurrent receive-thread events moved to extra tracks so no two
 //     complete events on one track overlap.
 //   - Measurements (SelectMeasured): rows of a dataset.MeasurementSchema table
-//     with sync "asp" and the prediction's batch, PS count, transport and order
-//     (an empty transport or order in the file matches any, since a CSV often
-//     leaves them out; the experiments match them exactly); without a model
-//     name the table's only model is used. The relative error is
+//     with the prediction's sync mode, batch per node (GPUs × per-GPU batch),
+//     PS count (with a colocated PS, ps = workers), transport and order (an
+//     empty transport or order in the file matches any, since a CSV often
+//     leaves them out; the experiments match them exactly); a table whose
+//     provenance records another GPU count per node or PS placement
+//     (engine/importer's cluster.gpus_per_node, cluster.ps_colocated) is an
+//     error; without a model name the table's only model is used. The relative error is
 //     (predicted − measured)/measured at each measured W; a measurement has no
 //     bandwidth, so it is compared with one prediction.
+//   - Trust band (TrustRule.Band): each model's measured |error| on the
+//     points of the accuracy tables (AccuracySchema, written by the
+//     beyond-testbed-accuracy and beyond-tf-benchmarks experiments beside
+//     their figures) that resemble the query: the same model and sync mode
+//     of the measured run, the measurement in budget (testbed: not
+//     host_limited), W within a factor 2 and the compute/communication
+//     ratio within a factor 2 (DefaultTrustRule). The ratio (CommRatio) is
+//     T_p · B / (2 · bytes per step from all PSs): compute per step over
+//     the time the bytes both ways take on one link at B, computed the
+//     same way for the query (its 1-worker coarse inputs) and for every
+//     measured configuration. Mean and max |error| and the number of
+//     points, or "no comparable measurement". A point of the public tables
+//     is a node of G GPUs as G workers behind the host CPU's PS at PCIe
+//     bandwidth (the experiment's node-cost variant at the hardware
+//     specifications), synchronous; MVA's points there are of an
+//     asynchronous model against synchronous runs, so no MVA query (ASP)
+//     matches them. A prediction above the link bound by more than 0.1% is
+//     flagged (AboveLinkBound).
+//   - Labels (Model.LabelFor): under BSP Cynthia is "Cynthia (own BSP
+//     model)", the equations it then runs; "Cynthia (icpe20 restatement)"
+//     only under ASP.
 //   - Inputs are not re-derived: a synthesized trace takes the assumptions of
 //     zoo.Synthesize (compute linear in batch, 0.2 ns/byte PS update, lognormal
 //     jitter), which Cluster's fields expose.

@@ -18,7 +18,7 @@ func CalibrateEach(p *zoo.Profile, c Cluster, models []Model, pt Point) ([]Calib
 		}
 		cal, err := CalibrateModel(p, c, m, pt)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", m.Label(), err)
+			return nil, fmt.Errorf("%s: %w", m.LabelFor(c.Sync), err)
 		}
 		out = append(out, cal)
 	}

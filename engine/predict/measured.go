@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 
 	"pslab/engine/dataset"
 	"pslab/engine/sim"
@@ -25,11 +26,55 @@ type Query struct {
 	// Model is the DNN name the rows must carry; empty accepts the one
 	// model of the matching rows, or Prefer when they name several.
 	Model, Prefer string
-	// Batch (examples) and Servers (PS count) must match.
-	Batch, Servers int
+	// Sync is the rows' synchronization mode, "asp" or "bsp" (empty:
+	// "asp").
+	Sync string
+	// Batch is the examples per worker (node) step, all GPUs of the node
+	// together (Prediction.Batch); it must match the rows' batch.
+	Batch int
+	// GPUs is the GPUs per node G (Prediction.GPUs; 0 → 1). A table that
+	// records another G (provenance importer.ExtraGPUsPerNode,
+	// "cluster.gpus_per_node") is an error; one that records none matches.
+	GPUs int
+	// Servers (PS count) must match the rows' ps; with Colocated (one PS
+	// shard per node) the rows' ps must equal their worker count instead.
+	Servers   int
+	Colocated bool
 	// Transport and Order are the measurement schema's names
 	// (TransportName, OrderName); a row with an empty value matches.
 	Transport, Order string
+}
+
+// The provenance keys of a measurement dataset that state its cluster
+// (written by engine/importer: ExtraGPUsPerNode, ExtraColocated).
+const (
+	extraGPUs      = "cluster.gpus_per_node"
+	extraColocated = "cluster.ps_colocated"
+)
+
+// sync is q.Sync, "asp" when empty.
+func (q Query) sync() string {
+	if q.Sync == "" {
+		return "asp"
+	}
+	return q.Sync
+}
+
+// String describes the cluster q asks for, as errors name it.
+func (q Query) String() string {
+	model := q.Model
+	if model == "" {
+		model = q.Prefer
+	}
+	batch := fmt.Sprintf("batch %d per node", q.Batch)
+	if g := max(q.GPUs, 1); g > 1 {
+		batch += fmt.Sprintf(" (%d per GPU × %d GPUs)", q.Batch/g, g)
+	}
+	ps := fmt.Sprintf("%d PS", q.Servers)
+	if q.Colocated {
+		ps = "PS colocated (ps = workers)"
+	}
+	return fmt.Sprintf("model %q, %s, %s, %s, transport %s, order %s", model, q.sync(), batch, ps, q.Transport, q.Order)
 }
 
 // TransportName is the measurement schema's name of a link mode:
@@ -83,18 +128,28 @@ func ParseOrder(s string) (sim.Order, error) {
 	return 0, fmt.Errorf("order %q (want default, tic, reverse or random)", s)
 }
 
-// SelectMeasured returns the asp rows of t (dataset.MeasurementSchema) that
-// match q, by ascending worker count. Two rows for one worker count, a
-// throughput ≤ 0, no matching row, or several models with neither Model nor
-// a present Prefer are errors that say what the table holds.
+// SelectMeasured returns the rows of t (dataset.MeasurementSchema) that
+// match q, by ascending worker count: q's sync mode, node batch and PS
+// count (ps = workers when q.Colocated), transport and order (empty in
+// the table: any). A table whose provenance states another GPU count per
+// node or PS placement than q is an error. Two rows for one worker count,
+// a throughput ≤ 0, no matching row, or several models with neither Model
+// nor a present Prefer are errors that give q and what the table holds.
 func SelectMeasured(t *dataset.Table, q Query) ([]Measurement, error) {
+	if err := checkCluster(t, q); err != nil {
+		return nil, err
+	}
 	model, batch, ps, sync := t.Strings("model"), t.Ints("batch"), t.Ints("ps"), t.Strings("sync")
 	transport, ord, workers := t.Strings("transport"), t.Strings("order"), t.Ints("workers")
 	tput, std := t.Floats("throughput"), t.Floats("throughput_std")
 	byModel := map[string][]int{}
 	var seen []string
 	for i := range model {
-		if sync[i] != "asp" || int(batch[i]) != q.Batch || int(ps[i]) != q.Servers ||
+		servers := int64(q.Servers)
+		if q.Colocated {
+			servers = workers[i]
+		}
+		if sync[i] != q.sync() || int(batch[i]) != q.Batch || ps[i] != servers ||
 			(transport[i] != "" && transport[i] != q.Transport) || (ord[i] != "" && ord[i] != q.Order) {
 			continue
 		}
@@ -110,8 +165,7 @@ func SelectMeasured(t *dataset.Table, q Query) ([]Measurement, error) {
 	var rows []int
 	switch {
 	case len(seen) == 0:
-		return nil, fmt.Errorf("no asp row with model %q, batch %d, %d PS, transport %s, order %s (the table has %s)",
-			q.Model, q.Batch, q.Servers, q.Transport, q.Order, describe(t))
+		return nil, fmt.Errorf("no row measures the prediction's cluster (%s); the rows are: %s", q, describe(t))
 	case len(seen) == 1:
 		rows = byModel[seen[0]]
 	case slices.Contains(seen, q.Prefer):
@@ -134,6 +188,26 @@ func SelectMeasured(t *dataset.Table, q Query) ([]Measurement, error) {
 	return out, nil
 }
 
+// checkCluster compares what t's provenance states about its cluster (GPUs
+// per node, colocated PS) with q.
+func checkCluster(t *dataset.Table, q Query) error {
+	x := t.Provenance.Extra
+	if v, ok := x[extraGPUs]; ok {
+		g, err := strconv.Atoi(v)
+		if err != nil || g < 1 {
+			return fmt.Errorf("provenance %s = %q: want a whole number ≥ 1", extraGPUs, v)
+		}
+		if g != max(q.GPUs, 1) {
+			return fmt.Errorf("the rows were measured on nodes of %d GPUs (%s), the prediction has %d GPUs per node (%s)", g, extraGPUs, max(q.GPUs, 1), q)
+		}
+	}
+	if col := x[extraColocated] == "true"; col != q.Colocated {
+		where := map[bool]string{true: "one PS shard on every node", false: "separate PS nodes"}
+		return fmt.Errorf("the rows were measured with %s (%s), the prediction has %s (%s)", where[col], extraColocated, where[q.Colocated], q)
+	}
+	return nil
+}
+
 // describe lists the distinct (model, batch, ps, sync, transport, order)
 // configurations of a measurement table, for error messages.
 func describe(t *dataset.Table) string {
@@ -141,7 +215,7 @@ func describe(t *dataset.Table) string {
 	transport, order := t.Strings("transport"), t.Strings("order")
 	var out []string
 	for i := range model {
-		s := fmt.Sprintf("%s batch %d %d PS %s %s/%s", model[i], batch[i], ps[i], sync[i], transport[i], order[i])
+		s := fmt.Sprintf("%s %s batch %d %d PS %s/%s", model[i], sync[i], batch[i], ps[i], transport[i], order[i])
 		if !slices.Contains(out, s) {
 			out = append(out, s)
 		}

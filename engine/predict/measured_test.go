@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"pslab/engine/dataset"
+	"pslab/engine/importer"
 	"pslab/engine/sim"
 )
 
@@ -51,8 +52,8 @@ func TestSelectMeasured(t *testing.T) {
 	require.ErrorContains(t, err, "several models [a b]")
 	q.Model = "c"
 	_, err = SelectMeasured(tab, q)
-	require.ErrorContains(t, err, `no asp row with model "c"`)
-	require.ErrorContains(t, err, "a batch 32 1 PS asp multiplexed/default")
+	require.ErrorContains(t, err, `no row measures the prediction's cluster (model "c", asp, batch 32 per node, 1 PS`)
+	require.ErrorContains(t, err, "a asp batch 32 1 PS multiplexed/default")
 
 	dup := measTable(t, row("a", 32, 2, 1, "asp", "", "", 1, 0), row("a", 32, 2, 1, "asp", "", "", 2, 0))
 	_, err = SelectMeasured(dup, Query{Batch: 32, Servers: 1})
@@ -103,4 +104,55 @@ func TestTransportAndOrderNames(t *testing.T) {
 	require.ErrorContains(t, err, `transport "udp"`)
 	_, err = ParseOrder("lifo")
 	require.ErrorContains(t, err, `order "lifo"`)
+}
+
+// TestSelectMeasuredBSP4PS: a BSP measurement of 4 PSs is selected under
+// sync bsp and 4 PS, never under asp or another PS count; nodes of G GPUs
+// and colocated PSs are matched as the provenance states them.
+func TestSelectMeasuredBSP4PS(t *testing.T) {
+	t.Parallel()
+	tab := measTable(t,
+		row("r", 512, 2, 4, "bsp", "", "", 3000, 10),
+		row("r", 512, 4, 4, "bsp", "", "", 5600, 20),
+		row("r", 512, 4, 1, "asp", "", "", 2000, 0),
+	)
+	q := Query{Sync: "bsp", Batch: 512, GPUs: 8, Servers: 4, Transport: "multiplexed", Order: "default"}
+	ms, err := SelectMeasured(tab, q)
+	require.NoError(t, err)
+	require.Equal(t, []Measurement{{2, 3000, 10}, {4, 5600, 20}}, ms)
+
+	q.Sync = "asp"
+	_, err = SelectMeasured(tab, q)
+	require.ErrorContains(t, err, `(model "", asp, batch 512 per node (64 per GPU × 8 GPUs), 4 PS, transport multiplexed, order default)`)
+	require.ErrorContains(t, err, "r bsp batch 512 4 PS /")
+	q.Sync, q.Servers = "bsp", 2
+	_, err = SelectMeasured(tab, q)
+	require.ErrorContains(t, err, "bsp, batch 512 per node (64 per GPU × 8 GPUs), 2 PS")
+
+	tab.Provenance.Extra = map[string]string{extraGPUs: "4"}
+	q.Servers = 4
+	_, err = SelectMeasured(tab, q)
+	require.ErrorContains(t, err, "measured on nodes of 4 GPUs (cluster.gpus_per_node), the prediction has 8 GPUs per node")
+	tab.Provenance.Extra = map[string]string{extraGPUs: "8"}
+	_, err = SelectMeasured(tab, q)
+	require.NoError(t, err)
+	tab.Provenance.Extra = map[string]string{extraGPUs: "x"}
+	_, err = SelectMeasured(tab, q)
+	require.ErrorContains(t, err, `cluster.gpus_per_node = "x"`)
+
+	col := measTable(t, row("r", 64, 3, 3, "asp", "", "", 300, 0), row("r", 64, 5, 5, "asp", "", "", 450, 0), row("r", 64, 6, 1, "asp", "", "", 9, 0))
+	col.Provenance.Extra = map[string]string{extraColocated: "true"}
+	ms, err = SelectMeasured(col, Query{Batch: 64, Colocated: true})
+	require.NoError(t, err)
+	require.Equal(t, []Measurement{{3, 300, 0}, {5, 450, 0}}, ms, "colocated: ps = workers")
+	_, err = SelectMeasured(col, Query{Batch: 64, Servers: 1})
+	require.ErrorContains(t, err, "measured with one PS shard on every node (cluster.ps_colocated), the prediction has separate PS nodes")
+}
+
+// TestClusterKeysAreTheImporters: the provenance keys SelectMeasured reads
+// are those engine/importer writes.
+func TestClusterKeysAreTheImporters(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, importer.ExtraGPUsPerNode, extraGPUs)
+	require.Equal(t, importer.ExtraColocated, extraColocated)
 }

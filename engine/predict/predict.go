@@ -80,35 +80,6 @@ func (m Model) variant() (mva.Variant, bool) {
 	return 0, false
 }
 
-// Label is the model's legend name, as the icpe20-throughput experiments
-// write it.
-func (m Model) Label() string {
-	if _, ok := m.variant(); ok {
-		return fmt.Sprintf("Lin et al. MVA (%s)", strings.TrimPrefix(string(m), "mva-"))
-	}
-	switch m {
-	case Simulator:
-		return "icpe20 simulator"
-	case Cynthia:
-		return "Cynthia (icpe20 restatement)"
-	case Zhang:
-		return "Zhang et al. sync PS"
-	}
-	return string(m)
-}
-
-// Tag is the model's name in result tables (dataset.ResultSchema's model
-// column), as the icpe20-throughput experiments write it.
-func (m Model) Tag() string {
-	if _, ok := m.variant(); ok {
-		return "mascots18-" + string(m)
-	}
-	if m == Simulator {
-		return "icpe20-simulator"
-	}
-	return string(m)
-}
-
 // Curve is one model's predicted throughput, examples/s of the whole
 // cluster, at each of Prediction.Workers.
 type Curve struct {
@@ -338,7 +309,7 @@ func run(tr *trace.Trace, c Cluster, workers []int, models []Model, prof *zoo.Pr
 				continue
 			}
 			if y, err = zhangOn(layers, 1, p.Batch, c, p.Servers, bw, workers); err != nil {
-				return nil, fmt.Errorf("predict: %s: %w", m.Label(), err)
+				return nil, fmt.Errorf("predict: %s: %w", m.LabelFor(c.Sync), err)
 			}
 		case !p.HasCoarse:
 			na("trace at %.4g Gbit/s", tr.Meta.Bandwidth*8/1e9)
@@ -349,7 +320,7 @@ func run(tr *trace.Trace, c Cluster, workers []int, models []Model, prof *zoo.Pr
 		case isMVA:
 			x, err := mva.Curve(phases, workers[len(workers)-1], p.Servers, v)
 			if err != nil {
-				return nil, fmt.Errorf("predict: %s: %w", m.Label(), err)
+				return nil, fmt.Errorf("predict: %s: %w", m.LabelFor(c.Sync), err)
 			}
 			for _, w := range workers {
 				y = append(y, float64(p.Batch)*x[w-1])
@@ -360,7 +331,7 @@ func run(tr *trace.Trace, c Cluster, workers []int, models []Model, prof *zoo.Pr
 				cprof = p.Coarse.OpPhases.Server / p.Coarse.Step
 			}
 			if y, err = cynthiaBSP(p.Coarse, p.Batch, p.Servers, bw, cprof, workers); err != nil {
-				return nil, fmt.Errorf("predict: %s: %w", m.Label(), err)
+				return nil, fmt.Errorf("predict: %s: %w", m.LabelFor(c.Sync), err)
 			}
 			if g := p.Coarse.Tc * bw; g > 0 { // Cynthia's own knee (Fig. 3, Eq. 19's balance)
 				p.Notes = append(p.Notes, fmt.Sprintf("Cynthia BSP's own knee: computation T_p = communication 2·g·W/(M·B) at W* = %.4g",
@@ -374,13 +345,13 @@ func run(tr *trace.Trace, c Cluster, workers []int, models []Model, prof *zoo.Pr
 			for _, w := range workers {
 				x, err := cy.Throughput(w)
 				if err != nil {
-					return nil, fmt.Errorf("predict: %s: %w", m.Label(), err)
+					return nil, fmt.Errorf("predict: %s: %w", m.LabelFor(c.Sync), err)
 				}
 				y = append(y, x)
 			}
 		case m == Zhang:
 			if y, err = zhang(prof, c, p.Servers, bw, workers); err != nil {
-				return nil, fmt.Errorf("predict: %s: %w", m.Label(), err)
+				return nil, fmt.Errorf("predict: %s: %w", m.LabelFor(c.Sync), err)
 			}
 		default:
 			return nil, fmt.Errorf("predict: unknown model %q", m)

@@ -2,10 +2,8 @@ package predict
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -32,13 +30,23 @@ type Report struct {
 	Measured []Measurement
 	Errors   []ModelError
 	Missing  []int
+	// Trust is the evidence of every model's trust band (nil: no bands,
+	// and no column says why).
+	Trust *TrustData
 }
 
 // BandwidthLabel formats a bandwidth in bytes/s as Gbit/s, e.g. "10 Gbit/s".
 func BandwidthLabel(bw float64) string { return fmt.Sprintf("%.4g Gbit/s", bw*8/1e9) }
 
-// Series is the legend name of a model's curve at a bandwidth.
-func Series(bw float64, m Model) string { return BandwidthLabel(bw) + ": " + m.Label() }
+// Series is the legend name of a model's curve at a bandwidth under ASP
+// (SeriesFor under either mode).
+func Series(bw float64, m Model) string { return SeriesFor(bw, m, sim.ASP) }
+
+// SeriesFor is the legend name of model m's curve at bandwidth bw (bytes/s)
+// under synchronization mode y (Model.LabelFor).
+func SeriesFor(bw float64, m Model, y sim.Sync) string {
+	return BandwidthLabel(bw) + ": " + m.LabelFor(y)
+}
 
 // Result returns the report as a result table (dataset.ResultSchema, the
 // rows behind a figure): one derived series per bandwidth and model, x =
@@ -50,6 +58,9 @@ func (r *Report) Result() *experiment.Result {
 	res := experiment.NewResult()
 	res.Note("%s", r.Input)
 	res.Note("%s", r.Setup)
+	if n := r.trustNote(); n != "" {
+		res.Note("%s", n)
+	}
 	rel := map[Model]map[int]float64{}
 	for _, e := range r.Errors {
 		rel[e.Model] = map[int]float64{}
@@ -63,7 +74,7 @@ func (r *Report) Result() *experiment.Result {
 			res.Note("%s: %s", BandwidthLabel(p.Bandwidth), n)
 		}
 		for _, u := range p.Unavailable {
-			res.Note("%s: %s: n/a (%s)", BandwidthLabel(p.Bandwidth), u.Model.Label(), u.Reason)
+			res.Note("%s: %s: n/a (%s)", BandwidthLabel(p.Bandwidth), u.Model.LabelFor(p.Sync), u.Reason)
 		}
 		for _, n := range modeNotes(p) {
 			res.Note("%s: %s", BandwidthLabel(p.Bandwidth), n)
@@ -72,16 +83,16 @@ func (r *Report) Result() *experiment.Result {
 			for i, w := range p.Workers {
 				e, ok := rel[c.Model][w]
 				if c.Lo != nil { // the simulator's 95% interval as y_lo, y_hi
-					res.PointRange(Series(p.Bandwidth, c.Model), c.Model.Tag(), dataset.Derived, float64(w), c.Throughput[i], c.Lo[i], c.Hi[i])
+					res.PointRange(SeriesFor(p.Bandwidth, c.Model, p.Sync), c.Model.Tag(), dataset.Derived, float64(w), c.Throughput[i], c.Lo[i], c.Hi[i])
 					if k == 0 && ok {
-						res.Note("%s at W = %d: relative error %+.4g", Series(p.Bandwidth, c.Model), w, e)
+						res.Note("%s at W = %d: relative error %+.4g", SeriesFor(p.Bandwidth, c.Model, p.Sync), w, e)
 					}
 					continue
 				}
 				if k == 0 && ok {
-					res.PointError(Series(p.Bandwidth, c.Model), c.Model.Tag(), dataset.Derived, float64(w), c.Throughput[i], e)
+					res.PointError(SeriesFor(p.Bandwidth, c.Model, p.Sync), c.Model.Tag(), dataset.Derived, float64(w), c.Throughput[i], e)
 				} else {
-					res.Point(Series(p.Bandwidth, c.Model), c.Model.Tag(), dataset.Derived, float64(w), c.Throughput[i])
+					res.Point(SeriesFor(p.Bandwidth, c.Model, p.Sync), c.Model.Tag(), dataset.Derived, float64(w), c.Throughput[i])
 				}
 			}
 		}
@@ -116,6 +127,9 @@ func runSummary(p *Prediction) string {
 // signed relative error per W in percent and its mean and max |error|.
 func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "%s\n%s\n", r.Input, r.Setup)
+	if n := r.trustNote(); n != "" {
+		fmt.Fprintln(w, n)
+	}
 	measured := map[int]Measurement{}
 	for _, m := range r.Measured {
 		measured[m.Workers] = m
@@ -181,6 +195,10 @@ var csvHeader = []string{"bandwidth_bytes_per_s", "workers", "model", "throughpu
 
 // WriteCSV writes one row per bandwidth, worker count and model (long
 // format; measured and rel_error are empty where there is no measurement;
+// trust_mean_abs_err_pct and trust_max_abs_err_pct are the model's trust
+// band in percent, empty without comparable points, trust_points their
+// number, empty without trust data, above_link_bound true when the
+// prediction exceeds link_bound;
 // a model without a curve has empty numbers and status "n/a (reason)";
 // ci95_lo, ci95_hi, converged, replications, steps_per_replication and
 // modes ("examples/s@fraction;…" when the replications settle in more
@@ -188,7 +206,7 @@ var csvHeader = []string{"bandwidth_bytes_per_s", "workers", "model", "throughpu
 // for the analytical models and the paper procedure).
 func (r *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(csvHeader); err != nil {
+	if err := cw.Write(append(append([]string{}, csvHeader...), trustHeader...)); err != nil {
 		return err
 	}
 	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
@@ -212,7 +230,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 				} else {
 					row[10] = "n/a (" + p.Why(m) + ")"
 				}
-				if err := cw.Write(row); err != nil {
+				if err := cw.Write(append(row, r.trustCells(p, m, i)...)); err != nil {
 					return err
 				}
 			}
@@ -220,37 +238,6 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-// jsonFloat is a float that writes +Inf (an unknown link bound) as null.
-type jsonFloat float64
-
-func (f jsonFloat) MarshalJSON() ([]byte, error) {
-	if math.IsInf(float64(f), 0) || math.IsNaN(float64(f)) {
-		return []byte("null"), nil
-	}
-	return []byte(strconv.FormatFloat(float64(f), 'g', -1, 64)), nil
-}
-
-type jsonCurve struct {
-	Model      Model        `json:"model"`
-	Label      string       `json:"label"`
-	Status     string       `json:"status"`
-	Throughput []jsonFloat  `json:"throughput_examples_per_s,omitempty"`
-	PerGPU     []jsonFloat  `json:"throughput_per_gpu_examples_per_s,omitempty"`
-	Lo         []jsonFloat  `json:"ci95_lo_examples_per_s,omitempty"`
-	Hi         []jsonFloat  `json:"ci95_hi_examples_per_s,omitempty"`
-	Converged  []bool       `json:"converged,omitempty"`
-	Reps       []int        `json:"replications,omitempty"`
-	Modes      [][]jsonMode `json:"modes,omitempty"`
-	Steps      []int        `json:"steps_per_replication,omitempty"`
-	Knee       int          `json:"knee,omitempty"`
-}
-
-// jsonMode is one operating mode of a simulator point.
-type jsonMode struct {
-	Throughput float64 `json:"throughput_examples_per_s"`
-	Frequency  float64 `json:"frequency"`
 }
 
 // modesText is a point's operating modes for CSV, "1170@0.2;1309@0.8"
@@ -279,102 +266,6 @@ func modeNotes(p *Prediction) []string {
 		}
 	}
 	return out
-}
-
-type jsonCoarse struct {
-	Step float64 `json:"step_1w"`
-	SW   float64 `json:"s_w"`
-	SU   float64 `json:"s_u"`
-	SS   float64 `json:"s_s"`
-	SD   float64 `json:"s_d"`
-	Tp   float64 `json:"t_p"`
-	Tc   float64 `json:"t_c"`
-	U1   float64 `json:"u_1"`
-}
-
-type jsonRun struct {
-	Bandwidth float64     `json:"bandwidth_bytes_per_s"`
-	Sync      string      `json:"sync"`
-	GPUs      int         `json:"gpus_per_node"`
-	Batch     int         `json:"batch_per_node"`
-	Servers   int         `json:"ps"`
-	Colocated bool        `json:"ps_colocated"`
-	LinkBound jsonFloat   `json:"link_bound_examples_per_s"`
-	Coarse    *jsonCoarse `json:"coarse_inputs,omitempty"`
-	Workers   []int       `json:"workers"`
-	Curves    []jsonCurve `json:"models"`
-	Notes     []string    `json:"notes,omitempty"`
-}
-
-type jsonError struct {
-	Model   Model     `json:"model"`
-	Workers []int     `json:"workers"`
-	Rel     []float64 `json:"rel_error"`
-	Mean    float64   `json:"mean_abs_rel_error"`
-	Max     float64   `json:"max_abs_rel_error"`
-}
-
-// WriteJSON writes the report as one indented JSON object: input, model,
-// setup, knee_fraction_of_max, runs (per bandwidth: sync, GPUs per node,
-// node batch, PS, link bound, the coarse inputs in seconds, workers, and per
-// model its status, the throughput of the cluster and per GPU with its knee), and with measurements the measured rows and the errors.
-func (r *Report) WriteJSON(w io.Writer) error {
-	out := struct {
-		Input    string        `json:"input"`
-		Model    string        `json:"dnn"`
-		Setup    string        `json:"setup"`
-		Knee     float64       `json:"knee_fraction_of_max"`
-		Runs     []jsonRun     `json:"runs"`
-		Measured []Measurement `json:"measured,omitempty"`
-		Errors   []jsonError   `json:"errors,omitempty"`
-		Missing  []int         `json:"measured_not_predicted,omitempty"`
-	}{Input: r.Input, Model: r.Model, Setup: r.Setup, Knee: r.Knee, Measured: r.Measured, Missing: r.Missing}
-	for _, p := range r.Runs {
-		jr := jsonRun{Bandwidth: p.Bandwidth, Sync: p.Sync.String(), GPUs: p.gpus(), Batch: p.Batch, Servers: p.Servers, Colocated: p.Colocated,
-			LinkBound: jsonFloat(p.LinkBound), Workers: p.Workers, Notes: p.Notes}
-		if p.HasCoarse {
-			c := p.Coarse
-			ph := c.Phases
-			if p.Reading == OpReading {
-				ph = c.OpPhases
-			}
-			jr.Coarse = &jsonCoarse{Step: c.Step, SW: ph.Worker, SU: ph.Uplink, SS: ph.Server, SD: ph.Downlink, Tp: c.Tp, Tc: c.Tc, U1: c.U1}
-		}
-		for _, m := range p.models() {
-			jc := jsonCurve{Model: m, Label: m.Label(), Status: "ok"}
-			y, ok := p.Curve(m)
-			if !ok {
-				jc.Status = "n/a (" + p.Why(m) + ")"
-			} else {
-				jc.Knee = KneeAt(p.Workers, y, r.Knee)
-			}
-			if c, ok := p.curve(m); ok && c.Lo != nil {
-				for i := range c.Lo {
-					jc.Lo, jc.Hi = append(jc.Lo, jsonFloat(c.Lo[i])), append(jc.Hi, jsonFloat(c.Hi[i]))
-				}
-				jc.Converged, jc.Reps, jc.Steps = c.Converged, c.Replications, c.Steps
-				for _, ms := range c.Modes {
-					var jm []jsonMode
-					for _, m := range ms {
-						jm = append(jm, jsonMode{m.Throughput, m.Frequency})
-					}
-					jc.Modes = append(jc.Modes, jm)
-				}
-			}
-			for i, v := range y {
-				jc.Throughput = append(jc.Throughput, jsonFloat(v))
-				jc.PerGPU = append(jc.PerGPU, jsonFloat(v/float64(p.Workers[i]*p.gpus())))
-			}
-			jr.Curves = append(jr.Curves, jc)
-		}
-		out.Runs = append(out.Runs, jr)
-	}
-	for _, e := range r.Errors {
-		out.Errors = append(out.Errors, jsonError{Model: e.Model, Workers: e.Workers, Rel: e.Rel, Mean: e.MeanAbs, Max: e.MaxAbs})
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }
 
 // Caption is a figure caption line: the input's model and the setup.

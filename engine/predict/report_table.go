@@ -67,7 +67,11 @@ func (r *Report) writeTable(w io.Writer, p *Prediction, withMeasured bool, measu
 	for i, wk := range p.Workers {
 		fmt.Fprintf(tw, "%d\t", wk)
 		for _, m := range p.models() {
-			fmt.Fprintf(tw, "%s\t", cell(p, m, i, perGPU))
+			s := cell(p, m, i, perGPU)
+			if _, ok := p.curve(m); ok && !perGPU {
+				s += r.trustSuffix(p, m, i)
+			}
+			fmt.Fprintf(tw, "%s\t", s)
 		}
 		if m, ok := measured[wk]; withMeasured && ok {
 			fmt.Fprintf(tw, "%.5g\t", m.Throughput)

@@ -54,11 +54,11 @@ func TestReportCSV(t *testing.T) {
 	require.NoError(t, handReport().WriteCSV(&b))
 	recs, err := csv.NewReader(&b).ReadAll()
 	require.NoError(t, err)
-	require.Equal(t, csvHeader, recs[0])
+	require.Equal(t, append(append([]string{}, csvHeader...), trustHeader...), recs[0])
 	require.Len(t, recs, 1+2*3*2)
-	require.Equal(t, []string{"1.25e+08", "2", "simulator", "20", "16", "0.25", "30", "10", "1", "asp", "ok", "", "", "", "", "", ""}, recs[3])
-	require.Equal(t, []string{"1.25e+08", "1", "cynthia", "10", "", "", "30", "10", "1", "asp", "ok", "", "", "", "", "", ""}, recs[2])
-	require.Equal(t, []string{"1.25e+09", "2", "simulator", "200", "", "", "300", "100", "1", "asp", "ok", "", "", "", "", "", ""}, recs[9], "measurements compare with the first bandwidth only")
+	require.Equal(t, []string{"1.25e+08", "2", "simulator", "20", "16", "0.25", "30", "10", "1", "asp", "ok", "", "", "", "", "", "", "", "", "", "false"}, recs[3])
+	require.Equal(t, []string{"1.25e+08", "1", "cynthia", "10", "", "", "30", "10", "1", "asp", "ok", "", "", "", "", "", "", "", "", "", "false"}, recs[2])
+	require.Equal(t, []string{"1.25e+09", "2", "simulator", "200", "", "", "300", "100", "1", "asp", "ok", "", "", "", "", "", "", "", "", "", "false"}, recs[9], "measurements compare with the first bandwidth only")
 }
 
 func TestReportJSON(t *testing.T) {

@@ -78,6 +78,10 @@ type tbaParams struct {
 type tbaResult struct {
 	model     string
 	mean, max float64 // |relative error| in percent
+	// workers and pred are the measured W and the model's prediction
+	// there, examples/s (the points of the accuracy table).
+	workers []int
+	pred    []float64
 }
 
 // testbedAccuracy predicts every measured testbed configuration (a
@@ -194,6 +198,9 @@ func testbedAccuracy(ctx context.Context, env *experiment.Env) (*experiment.Resu
 			res.Metric("host_limited."+c.Name, tbaIndicator(limited))
 			setN[set]++
 		}
+		if err := tbaAccuracy(res, c, rs, known && !limited); err != nil {
+			return nil, fmt.Errorf("%s: %w", d.Input, err)
+		}
 		var parts []string
 		for _, r := range rs {
 			res.Metric("error.mean."+c.Name+"."+r.model, r.mean)
@@ -306,7 +313,12 @@ func (p *tbaParams) asp(env *experiment.Env, res *experiment.Result, c *measured
 		countASP(env, c, ws, models)
 		errs, _ := pr.Errors(c.Meas)
 		for _, e := range errs {
-			out = append(out, tbaResult{model: string(e.Model), mean: 100 * e.MeanAbs, max: 100 * e.MaxAbs})
+			y, _ := pr.Curve(e.Model)
+			var pred []float64
+			for _, w := range e.Workers {
+				pred = append(pred, y[slices.Index(ws, w)])
+			}
+			out = append(out, tbaResult{model: string(e.Model), mean: 100 * e.MeanAbs, max: 100 * e.MaxAbs, workers: e.Workers, pred: pred})
 			if e.Model == predict.Simulator || e.Model == predict.MVAHybrid {
 				signed := make([]string, len(e.Rel))
 				for i, r := range e.Rel {

@@ -53,7 +53,7 @@ func (p *tbaParams) bsp(env *experiment.Env, res *experiment.Result, c *measured
 				c.Name, m.Workers, 1e3*pt.IterationTime, 1e3*pt.Compute, 1e3*pt.ExposedComm, 1e3*pt.Aggregation, 1e3*pt.Straggler, 1e3*measured)
 		}
 		mean, hi := relErrors(pred, c.Meas)
-		out = append(out, tbaResult{model: tbaZhang, mean: mean, max: hi})
+		out = append(out, tbaResult{model: tbaZhang, mean: mean, max: hi, workers: measuredWorkers(c), pred: pred})
 	}
 	if env.UsesModel(tbaCynthiaBSP) {
 		cycle, err := measured.ProfileCycle(c.Steps)
@@ -76,7 +76,16 @@ func (p *tbaParams) bsp(env *experiment.Env, res *experiment.Result, c *measured
 			res.Note("%s: Cynthia BSP W = %d: %.0f examples/s (measured %.0f)", c.Name, m.Workers, bd.Throughput, m.Throughput)
 		}
 		mean, hi := relErrors(pred, c.Meas)
-		out = append(out, tbaResult{model: tbaCynthiaBSP, mean: mean, max: hi})
+		out = append(out, tbaResult{model: tbaCynthiaBSP, mean: mean, max: hi, workers: measuredWorkers(c), pred: pred})
 	}
 	return out, iterErrs, nil
+}
+
+// measuredWorkers are the W of c's measured points.
+func measuredWorkers(c *measured.Config) []int {
+	ws := make([]int, len(c.Meas))
+	for i, m := range c.Meas {
+		ws[i] = m.Workers
+	}
+	return ws
 }

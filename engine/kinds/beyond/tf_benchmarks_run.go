@@ -32,7 +32,22 @@ type tfbRun struct {
 	// hint is, per group, the device speed last fitted on it, where the
 	// next calibration's search starts (0: 1).
 	hint map[int]float64
+	// ratio is the compute/communication ratio (predict.Prediction.Ratio,
+	// at the simulator's calibrated speed) of a row of a group under a
+	// node model.
+	ratio map[tfbRowKey]float64
 }
+
+// tfbRowKey names one row of a group under a node model (the slowdown of
+// its platform; 0: before the node's own costs).
+type tfbRowKey struct {
+	group, row int
+	slowdown   float64
+}
+
+// tfbAccuracyVariant is the variant whose points go to the accuracy table:
+// the node's own costs at the hardware specifications, nothing fitted.
+const tfbAccuracyVariant = "spec"
 
 // tfbBar is one bar: a platform, a variant and a model.
 type tfbBar struct {
@@ -57,6 +72,7 @@ type tfbVariant struct {
 // metrics, notes and bars.
 func (r *tfbRun) all(ctx context.Context) error {
 	r.simCache, r.bars, r.hint = map[tfbCacheKey][]float64{}, map[tfbBar]float64{}, map[int]float64{}
+	r.ratio = map[tfbRowKey]float64{}
 	var platforms []string
 	for _, g := range r.groups {
 		if !slices.Contains(platforms, g.platform) {
@@ -149,6 +165,11 @@ func (r *tfbRun) variant(ctx context.Context, v tfbVariant, platforms []string) 
 				add(g.platform+"|"+string(m), math.Abs(rel), iter)
 				add("all|"+string(m), math.Abs(rel), iter)
 				signed[i] = fmt.Sprintf("%+.1f", 100*rel)
+				if ratio := r.ratio[tfbRowKey{gi, i, v.slowdown[g.platform]}]; v.name == tfbAccuracyVariant && ratio > 0 {
+					if err := accuracyRow(r.res, "beyond-tf-benchmarks", g.key(), m, "bsp", row.gpus, ratio, x, row.throughput, true); err != nil {
+						return err
+					}
+				}
 			}
 			parts = append(parts, fmt.Sprintf("%s %s", m, strings.Join(signed, " ")))
 		}
@@ -255,7 +276,7 @@ func (r *tfbRun) predictGroup(gi int, g *tfbGroup, v tfbVariant, models []predic
 		if record {
 			r.calib[m] = math.Max(r.calib[m], math.Abs(cal.Simulated/g.ref.throughput-1))
 		}
-		for _, row := range g.rows {
+		for ri, row := range g.rows {
 			c, w, err := r.node(base, g, v, row.gpus)
 			if err != nil {
 				return nil, err
@@ -271,6 +292,9 @@ func (r *tfbRun) predictGroup(gi int, g *tfbGroup, v tfbVariant, models []predic
 				return nil, fmt.Errorf("%s: %s: %s n/a (%s)", row, v.name, m, pr.Why(m))
 			}
 			out[m] = append(out[m], y[0])
+			if m == predict.Simulator {
+				r.ratio[tfbRowKey{gi, ri, v.slowdown[g.platform]}] = pr.Ratio()
+			}
 		}
 		if m == predict.Simulator && v.slowdown != nil {
 			r.simCache[key] = out[m]
