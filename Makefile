@@ -16,6 +16,7 @@ help:
 	@echo "make slurm-test     (root) sharded run + predict sweep on a real one-node Slurm, merged, vs one run"
 	@echo "make pgo            re-collect cmd/pslab/default.pgo, the profile Go optimizes pslab with (make figures + two predict sweeps)"
 	@echo "make fuzz           run every parser fuzz target for FUZZTIME each (default 1m), one after another"
+	@echo "make sample-tf-timeline  re-record datasets/samples/tf-timeline/ (a real loopback testbed run) for the README example"
 
 figures:
 	$(PSLAB) run
@@ -129,3 +130,12 @@ testbed-timelines:
 .PHONY: testbed-verify
 testbed-verify:
 	$(PSLAB) testbed verify datasets/testbed
+
+# The real TensorFlow-style timeline the README's timeline example reads
+# (datasets/samples/tf-timeline/, with measured.csv and README.md): a
+# 20-step 1-worker testbed run on loopback, PS and worker as two processes,
+# with alexnet-b256-mux's job flags (a few seconds, no root). The timeline
+# is a measurement, so it differs from run to run.
+.PHONY: sample-tf-timeline
+sample-tf-timeline:
+	scripts/sample-tf-timeline.sh
