@@ -19,7 +19,7 @@ func exportData(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "parquet", "output format: "+strings.Join(export.Formats, " or "))
-	out := fs.String("o", "", "output file (required)")
+	out := fs.String("o", "", "output file (required; - is standard output; a name ending in .gz is gzip-compressed)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: pslab export -format parquet|csv FILE.arrow -o OUT")
 		fs.PrintDefaults()
@@ -42,9 +42,17 @@ func exportData(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	if !slices.Contains(export.Formats, *format) {
 		return usagef("export: -format %q: want %s", *format, strings.Join(export.Formats, " or "))
 	}
+	if *out == "-" { // standard output
+		b, err := export.Convert(*format, files[0], dataset.Allocator)
+		if err != nil {
+			return err
+		}
+		_, err = stdout.Write(b)
+		return err
+	}
 	if err := export.File(*format, files[0], *out, dataset.Allocator); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s (%s)\n", *out, *format)
+	fmt.Fprintf(stdout, "wrote %s (%s%s)\n", *out, *format, map[bool]string{true: ", gzip"}[strings.HasSuffix(*out, ".gz")])
 	return nil
 }

@@ -15,6 +15,7 @@ package export
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
@@ -219,13 +220,33 @@ func appendField(b []byte, s string) []byte {
 }
 
 // File converts the Arrow IPC file in to format ("parquet" or "csv") and
-// writes it atomically to out. Errors name the input file.
+// writes it atomically to out, gzip-compressed when out ends in ".gz".
+// Errors name the input file.
 func File(format, in, out string, mem memory.Allocator) error {
 	b, err := Convert(format, in, mem)
 	if err != nil {
 		return err
 	}
+	if strings.HasSuffix(out, ".gz") {
+		if b, err = Gzip(b); err != nil {
+			return err
+		}
+	}
 	return atomicfile.Write(out, b)
+}
+
+// Gzip returns b gzip-compressed (default level, no name or time in the
+// header, so the same bytes always compress to the same file).
+func Gzip(b []byte) ([]byte, error) {
+	var z bytes.Buffer
+	w := gzip.NewWriter(&z)
+	if _, err := w.Write(b); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return z.Bytes(), nil
 }
 
 // Convert returns the Arrow IPC file in converted to format.
