@@ -34,6 +34,7 @@ type predictFlags struct {
 	command                                    string
 	meas                                       *measurement // -measured, once read
 	trustFiles                                 string       // -trust
+	quiet                                      *bool        // -q
 	trust                                      *predict.TrustData
 	shard                                      predictShard // -shard, pslab merge (predict_shard.go)
 	cl                                         clusterFlags // cluster shape (predict_cluster.go)
@@ -90,6 +91,7 @@ func predictThroughput(ctx context.Context, args []string, stdout, stderr io.Wri
 	fs.StringVar(&f.measured, "measured", "", "measured throughputs: an Arrow measurement dataset or a CSV (pslab import measured-csv format)")
 	fs.StringVar(&f.measuredModel, "measured-model", "", "model name of the measured rows (default: the only one, or the input's)")
 	fs.StringVar(&f.trustFiles, "trust", defaultTrust, "accuracy tables (comma-separated) whose measured errors give each model's trust band: mean and max |error| on the in-budget points with the same sync mode, W within ×2 and compute/communication ratio within ×2; none: no bands")
+	f.quiet = quietFlag(fs)
 	fs.StringVar(&f.figure, "figure", "", "write the figure to this .svg or .png file")
 	fs.BoolVar(&f.logY, "logy", false, "logarithmic throughput axis in the figure")
 	fs.StringVar(&f.format, "format", "text", "output format: text, csv, json or arrow (arrow needs -o)")
@@ -297,7 +299,7 @@ func (f *predictFlags) run(ctx context.Context, in *predictInput) ([]*predict.Pr
 	// worker counts in proportion to W.
 	// Events are weighted by the sharing cost, so the bound is on work.
 	c.Precision.MaxEvents = int64(f.eventLimit() / float64(max(len(bws), 1)) / max(work.cost, 1))
-	bar := newProgress(f.stderr, work)
+	bar := newProgress(f.stderr, *f.quiet, work)
 	defer bar.finish()
 	c.Progress = bar.done
 	// -calibrate fits the device speed once, at the first bandwidth, so

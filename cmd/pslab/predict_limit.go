@@ -3,14 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 
 	"pslab/engine/experiment"
 	"pslab/engine/predict"
@@ -96,20 +94,18 @@ type progress struct {
 }
 
 // newProgress starts the bar for estimate e, or returns a progress that
-// shows nothing (but still counts) when stderr is not a terminal or the
-// work is short. The converged estimate may run past the estimate (it is
-// the least work): the total then grows with what is done.
-func newProgress(stderr io.Writer, e workEstimate) *progress {
+// shows nothing (but still counts) under -q, when stderr is not a terminal
+// or when the work is short. The converged estimate may run past the
+// estimate (it is the least work): the total then grows with what is done.
+func newProgress(stderr io.Writer, quiet bool, e workEstimate) *progress {
 	p := &progress{done: new(atomic.Int64)}
-	f, ok := stderr.(*os.File)
-	if !ok || e.work < progressWork || !term.IsTerminal(int(f.Fd())) {
+	total := max(int64(e.events), 1)
+	if e.work < progressWork {
 		return p
 	}
-	total := max(int64(e.events), 1)
-	p.bar = progressbar.NewOptions64(total, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("predict: simulating"),
-		progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionShowElapsedTimeOnFinish(), progressbar.OptionSetItsString("events"), progressbar.OptionShowIts(),
-		progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+	if p.bar = newBar(stderr, quiet, total, "predict: simulating", "events"); p.bar == nil {
+		return p
+	}
 	p.stop = make(chan struct{})
 	p.wg.Add(1)
 	go func() {

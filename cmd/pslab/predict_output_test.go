@@ -89,8 +89,8 @@ func TestPredictWorkWeighsSharing(t *testing.T) {
 // terminal and the work is expected to take over 2 s.
 func TestProgressOnlyOnTerminals(t *testing.T) {
 	t.Parallel()
-	require.Nil(t, newProgress(&bytes.Buffer{}, workEstimate{events: 1e12, work: 1e12}).bar, "not a terminal")
-	require.Nil(t, newProgress(os.Stderr, workEstimate{events: 1, work: 1}).bar, "short work")
+	require.Nil(t, newProgress(&bytes.Buffer{}, false, workEstimate{events: 1e12, work: 1e12}).bar, "not a terminal")
+	require.Nil(t, newProgress(os.Stderr, false, workEstimate{events: 1, work: 1}).bar, "short work")
 }
 
 // TestPredictConvergedEstimate: without -paper the simulator's points are
