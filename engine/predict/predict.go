@@ -51,6 +51,22 @@ func (m Model) Defines(y sim.Sync) bool {
 	return y == sim.ASP
 }
 
+// undefinedWhy says why m does not define synchronization mode y, as a
+// note beside the n/a cells where "asp only" alone would leave the reader
+// asking (MVA under bsp), else "".
+func (m Model) undefinedWhy(y sim.Sync) string {
+	switch _, isMVA := m.variant(); {
+	case m.Defines(y):
+		return ""
+	case isMVA:
+		return "MVA n/a under bsp: Lin et al.'s model is a closed product-form network of independent workers " +
+			"(mascots18 Sect. III, Fig. 6); a barrier per step is a fork-join synchronization, which has no product form, so exact " +
+			"MVA does not apply and pslab implements no fork-join approximation (e.g. Varki's, 1999, unvalidated here); " +
+			"the simulator, Cynthia's own BSP model and zhang cover bsp"
+	}
+	return "" // zhang under asp: "bsp only" says it (one barrier per iteration is its model)
+}
+
 // ParseModels parses a comma-separated list of model names.
 func ParseModels(s string) ([]Model, error) {
 	var out []Model
@@ -277,6 +293,9 @@ func run(tr *trace.Trace, c Cluster, workers []int, models []Model, prof *zoo.Pr
 		switch v, isMVA := m.variant(); {
 		case !m.Defines(c.Sync):
 			na("%s only", map[sim.Sync]string{sim.ASP: "bsp", sim.BSP: "asp"}[c.Sync])
+			if why := m.undefinedWhy(c.Sync); why != "" && !slices.Contains(p.Notes, why) {
+				p.Notes = append(p.Notes, why)
+			}
 			continue
 		case m == Simulator && c.Paper:
 			if p.Sim, err = sim.Sweep(tr, c.simConfig(), workers); err != nil {

@@ -2,6 +2,7 @@ package predict
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -212,4 +213,26 @@ func BenchmarkRunCoarse(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestMVAUnderBSPSaysWhy: MVA under bsp is n/a with the reason as one note
+// (issue 26 item 4: an approximation with its reference, or a clear
+// reason), not three bare "asp only" cells.
+func TestMVAUnderBSPSaysWhy(t *testing.T) {
+	t.Parallel()
+	c := toyCluster()
+	c.Sync, c.Paper, c.Steps = sim.BSP, true, 100
+	tr, err := c.Synthesize(zoo.Toy())
+	require.NoError(t, err)
+	p, err := Run(tr, c, []int{1, 2}, AllModels())
+	require.NoError(t, err)
+	n := 0
+	for _, s := range p.Notes {
+		if strings.HasPrefix(s, "MVA n/a under bsp: ") {
+			n++
+			require.Contains(t, s, "fork-join")
+		}
+	}
+	require.Equal(t, 1, n, "one note for the three MVA variants: %q", p.Notes)
+	require.Len(t, p.Unavailable, 3)
 }
