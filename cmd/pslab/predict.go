@@ -390,8 +390,12 @@ func (f *predictFlags) report(in *predictInput, runs []*predict.Prediction) *pre
 	if f.paper {
 		r.Setup += fmt.Sprintf("; simulator: icpe20's procedure, %d steps per worker, warm-up %d completions, seed %d, no interval", steps, warm, f.seed)
 	} else {
-		r.Setup += fmt.Sprintf("; simulator: converged estimate, 95%% CI ±%g%% by ≥ %d replications of ≥ %d steps (MSER-5 transient deleted), seed %d",
-			100*f.precision, sim.DefaultReplications, steps, f.seed)
+		length := fmt.Sprintf("%d steps", steps)
+		if f.steps <= 0 {
+			length = fmt.Sprintf("%d steps (to W = 10, then ⌈%d/W⌉, at least %d)", steps, sim.EstimateCompletions, sim.MinEstimateSteps)
+		}
+		r.Setup += fmt.Sprintf("; simulator: converged estimate, 95%% CI ±%g%% by ≥ %d replications of ≥ %s (MSER-5 transient deleted), seed %d",
+			100*f.precision, sim.DefaultReplications, length, f.seed)
 	}
 	if f.meas != nil {
 		r.Measured, r.Errors, r.Missing = f.meas.rows, f.meas.errs, f.meas.missing

@@ -39,17 +39,19 @@ func estimateWork(tr *trace.Trace, c predict.Cluster, ws []int, models []predict
 	if !slices.Contains(models, predict.Simulator) || len(tr.Steps) == 0 {
 		return e
 	}
-	steps, reps := c.Steps, 1.0
+	reps := 1.0
 	if !c.Paper {
 		reps = sim.DefaultReplications
-		if steps <= 0 {
-			steps = sim.DefaultEstimateSteps
-		}
-	}
-	if steps <= 0 {
-		steps = sim.DefaultSteps
 	}
 	for _, w := range ws {
+		steps := c.Steps
+		switch {
+		case steps > 0:
+		case c.Paper:
+			steps = sim.DefaultSteps
+		default:
+			steps = sim.InitialSteps(w)
+		}
 		ev := reps * experiment.SimEvents(len(tr.Steps[0].Ops), steps, w) * float64(nBW)
 		cost := c.SharingCost(w)
 		e.events += ev

@@ -31,8 +31,10 @@ type Output struct {
 	// second half of the run: the run is too short to show a steady state,
 	// and Transient is then clipped to half of it.
 	TransientOK bool
-	// Throughput is examples/s after the transient: Batch × completions /
-	// time, over the completions after Transient up to the window end.
+	// Throughput is examples/s after the transient, over the completions
+	// after Transient up to the window end: Batch × the sum of the
+	// workers' own step rates (workerRates), or Batch × completions / time
+	// where a worker completed fewer than two steps there.
 	Throughput float64
 	// Lo and Hi bound the 95% confidence interval of Throughput by batch
 	// means (Batches batches of consecutive completions after the
@@ -86,6 +88,43 @@ func mser5(z []float64) (d int, ok bool) {
 		s2 -= z[i] * z[i]
 	}
 	return d, d < m/2
+}
+
+// workerRates is the steady-state step rate (steps/s) of the completions
+// from index from on: the sum over workers of each worker's own rate,
+// (its completions − 1) / (its last − its first completion time). ok is
+// false when a worker has fewer than two completions there.
+//
+// Why not completions / span: under a barrier (BSP) the completions come
+// in bursts of W, one per step, and a window that starts or ends inside a
+// burst counts part of it without the gap before it. That biased
+// completions/span upwards by about one burst in the steps kept: +0.8%
+// at W = 64, 100 steps per worker, +4% at 16 steps (predict's 1..64
+// nodes × 8 GPUs BSP sweep, measured 2026-11-28), so a converged estimate
+// moved with the run length by more than its interval. Each worker's own
+// rate has no such edge: between two of its completions lie exactly its
+// steps.
+func workerRates(worker []int32, t []float64, from, workers int) (rate float64, ok bool) {
+	if from < 0 || from >= len(t) {
+		return 0, false
+	}
+	first, last := make([]float64, workers), make([]float64, workers)
+	n := make([]int, workers)
+	for i := from; i < len(t); i++ {
+		w := worker[i]
+		if n[w] == 0 {
+			first[w] = t[i]
+		}
+		last[w] = t[i]
+		n[w]++
+	}
+	for w := range n {
+		if n[w] < 2 || !(last[w] > first[w]) {
+			return 0, false
+		}
+		rate += float64(n[w]-1) / (last[w] - first[w])
+	}
+	return rate, true
 }
 
 // tQuantile is the 0.975 quantile of Student's t with Batches − 1 degrees

@@ -35,8 +35,33 @@ const DefaultReplications = 10
 const MaxDoublings = 3
 
 // DefaultEstimateSteps is the initial run length of every replication,
-// steps per worker, when Config.Steps is zero.
+// steps per worker, when Config.Steps is zero and W ≤ 10 (InitialSteps).
 const DefaultEstimateSteps = 100
+
+// EstimateCompletions and MinEstimateSteps set the initial run length of
+// a replication above W = 10 when Config.Steps is zero: about
+// EstimateCompletions step completions of all workers together (200
+// MSER-5 groups), at least MinEstimateSteps steps per worker.
+const (
+	EstimateCompletions = 1000
+	MinEstimateSteps    = 10
+)
+
+// InitialSteps is the initial run length of a replication of W workers
+// when Config.Steps is zero: DefaultEstimateSteps up to W = 10, then
+// ⌈EstimateCompletions/W⌉ steps per worker, at least MinEstimateSteps.
+// The interval is over replications, and each replication's MSER-5
+// analysis is over the completions of all workers, so at large W a
+// replication needs fewer steps per worker for as many observations; the
+// run still doubles while its transient is too long. Measured on
+// predict's 1..64 nodes × 8 GPUs BSP sweep: see README, Performance, and
+// TestInitialStepsRunLength.
+func InitialSteps(w int) int {
+	if w <= EstimateCompletions/DefaultEstimateSteps {
+		return DefaultEstimateSteps
+	}
+	return max((EstimateCompletions+w-1)/w, MinEstimateSteps)
+}
 
 // replicationSeed is the fixed rule that gives replication r of an
 // estimate with Config.Seed seed its own seed: the increment of SplitMix64
@@ -185,7 +210,7 @@ func (pr *Program) Estimate(cfg Config, prec Precision) (Estimate, error) {
 	}
 	cfg.Start, cfg.Warmup, cfg.SeriesWindow = Staggered, NoWarmup, 0
 	if cfg.Steps == 0 {
-		cfg.Steps = DefaultEstimateSteps
+		cfg.Steps = InitialSteps(cfg.Workers)
 	}
 	p, err := resolve(&pr.meta, &cfg)
 	if err != nil {

@@ -121,6 +121,8 @@ type collector struct {
 	workers        int
 	stepsPerWorker int
 	groups         []float64 // durations of MSERBatch consecutive completions (analysis.go)
+	compWorker     []int32   // worker of each completion in groups, in order (analysis.go, workerRates)
+	compTime       []float64 // its time, s
 	batchMeans     []float64 // scratch of analyse, allocated once
 	gCount         int
 	gStart         float64
@@ -131,6 +133,8 @@ func newCollector(p *params, workers int) collector {
 		batch: float64(p.batch), warmup: p.warmup, series: p.series,
 		perWorker: make([]welford, workers), workers: workers, stepsPerWorker: p.steps,
 		groups:     make([]float64, 0, workers*p.steps/MSERBatch+1),
+		compWorker: make([]int32, 0, workers*p.steps),
+		compTime:   make([]float64, 0, workers*p.steps),
 		batchMeans: make([]float64, Batches),
 	}
 	if c.warmup == 0 {
@@ -199,6 +203,7 @@ func (c *collector) completion(w int, now, stepTime float64, lastOfWorker bool) 
 		return
 	}
 	c.bSteps++
+	c.compWorker, c.compTime = append(c.compWorker, int32(w)), append(c.compTime, now)
 	if c.gCount++; c.gCount == MSERBatch {
 		c.groups = append(c.groups, now-c.gStart)
 		c.gStart, c.gCount = now, 0
@@ -229,6 +234,9 @@ func (c *collector) result(events int64, now float64) (Result, error) {
 		WindowSteps: c.inWindow, Steps: c.completions, Events: events, Duration: now,
 		StepTime: c.all.final(), WorkerStepTime: make([]StepStats, c.workers),
 		Series: c.windows, Output: analyse(c.groups, c.batch, c.batchMeans),
+	}
+	if x, ok := workerRates(c.compWorker, c.compTime, r.Output.Transient, c.workers); ok {
+		r.Output.Throughput = c.batch * x
 	}
 	length := c.wEnd - c.wStart
 	r.StepRate = float64(c.inWindow) / length

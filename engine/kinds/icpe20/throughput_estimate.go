@@ -15,11 +15,14 @@ import (
 // together stay within the limit. The W of the case share it in
 // proportion (sim.EstimateSweep).
 func (p *tputParams) estimate(env *experiment.Env, c *tputCase, tr *trace.Trace, cfg sim.Config, ws []int, cv *tputCurve) error {
-	steps := cfg.Steps
-	if steps <= 0 {
-		steps = sim.DefaultEstimateSteps
+	var least float64
+	for _, w := range ws {
+		steps := cfg.Steps
+		if steps <= 0 {
+			steps = sim.InitialSteps(w)
+		}
+		least += float64(sim.DefaultReplications) * experiment.SimEvents(len(tr.Steps[0].Ops), steps, w)
 	}
-	least := float64(sim.DefaultReplications) * experiment.SimEvents(len(tr.Steps[0].Ops), steps, ws...)
 	share := env.EventLimit()
 	if admitted := env.Charged().Events; admitted > 0 {
 		share *= least / admitted
