@@ -18,6 +18,10 @@ import (
 
 var scalingMax = flag.Int("scaling-max", 256, "largest cluster, in nodes, of BenchmarkClusterScaling")
 
+// scalingConverged makes BenchmarkClusterScaling time converged estimates
+// (predict's default) instead of 100 steps of icpe20's procedure.
+var scalingConverged = flag.Bool("scaling-converged", false, "BenchmarkClusterScaling: converged estimates (±1%) instead of -paper -steps 100")
+
 // BenchmarkClusterScaling is issue #30's sweep: one simulator point of
 // ResNet-50 (datasets/zoo), 8 GPUs per node, BSP, 100 steps (icpe20's
 // procedure, Paper), 10 Gbit/s, at 8, 16, ..., 256 nodes, with one PS
@@ -25,7 +29,8 @@ var scalingMax = flag.Int("scaling-max", 256, "largest cluster, in nodes, of Ben
 // (-ps = nodes). It reports the CPU seconds of each point and the
 // exponent k of CPU ∝ nodes^k fitted by least squares on the log-log
 // points (gonum/stat). -scaling-max bounds the sweep (the 256-node
-// colocated point takes about a minute).
+// colocated point takes about a minute); -scaling-converged times
+// predict's default, converged estimates, instead of -paper -steps 100.
 func BenchmarkClusterScaling(b *testing.B) {
 	t, err := dataset.Read(filepath.Join("..", "..", "datasets", "zoo", "resnet50.arrow"), zoo.ProfileSchema, dataset.Allocator)
 	require.NoError(b, err)
@@ -43,6 +48,9 @@ func BenchmarkClusterScaling(b *testing.B) {
 				for n := 8; n <= *scalingMax; n *= 2 {
 					c := Cluster{Bandwidth: 1.25e9, Link: sim.Link{Window: 28e6}, Jitter: 0.05, Steps: 100, Paper: true,
 						GPUsPerNode: 8, Sync: sim.BSP, Seed: 1, Servers: n, Colocate: colocate}
+					if *scalingConverged { // predict's default: a converged estimate (±1%) from InitialSteps
+						c.Steps, c.Paper, c.Precision = 0, false, sim.Precision{MaxEvents: 1e10}
+					}
 					var runErr error
 					d := cpubench.Time(func() { _, runErr = RunProfile(p, c, []int{n}, []Model{Simulator}) })
 					require.NoError(b, runErr)
