@@ -95,9 +95,13 @@ func (r *Report) Bands() map[string]float64 {
 	return out
 }
 
-// exportSchema is dataset.ResultSchema with the trust columns.
+// exportSchema is dataset.ResultSchema with the units and labels of
+// predict's axes (x: workers, y and its interval: examples/s) and the
+// trust columns.
 var exportSchema = func() *dataset.Schema {
-	s := *dataset.ResultSchema
+	s := *dataset.ResultSchema.WithColumn("x", "count", "workers W (nodes)").
+		WithColumn("y", "examples/s", "throughput (examples/s)").
+		WithColumn("y_lo", "examples/s", "").WithColumn("y_hi", "examples/s", "")
 	s.Columns = append(append([]dataset.Column{}, s.Columns...),
 		dataset.Column{Name: "trust_mean_abs_err_pct", Type: dataset.Float64, Unit: "%", Doc: "mean |error| of the model on comparable measured points (−1: none)"},
 		dataset.Column{Name: "trust_max_abs_err_pct", Type: dataset.Float64, Unit: "%", Doc: "largest |error| of the model on comparable measured points (−1: none)"},

@@ -148,6 +148,9 @@ func TestReportTrustExports(t *testing.T) {
 	require.Equal(t, int64(2), tab.Ints("trust_points")[1])
 	require.InDelta(t, 10.0, tab.Floats("trust_max_abs_err_pct")[1], 1e-9)
 	require.Contains(t, tab.Ints("above_link_bound"), int64(1))
+	for col, unit := range map[string]string{"x": "count", "y": "examples/s", "y_lo": "examples/s", "y_hi": "examples/s"} {
+		require.Equal(t, unit, tab.Schema.Columns[tab.Schema.Index(col)].Unit, "predict's result table carries units (issue 27)")
+	}
 	require.InDelta(t, (0.10+0.07+0.07)/3, r.Bands()["1 Gbit/s: icpe20 simulator"], 1e-12)
 	require.NotContains(t, r.Bands(), "10 Gbit/s: icpe20 simulator")
 
