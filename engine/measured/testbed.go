@@ -2,6 +2,7 @@ package measured
 
 import (
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -34,6 +35,11 @@ type Config struct {
 	BytesScale, DeviceSpeed float64
 	// MeasTable, Phases and Steps are the tables as read.
 	MeasTable, Phases, Steps *dataset.Table
+	// Verdicts is each unstretched point's verdict by W (VerdictHolds,
+	// "fails", "unjudged") from points.arrow, accounting version 3 on;
+	// nil for an older directory, which testbed.acct.host_limited judges
+	// as a whole.
+	Verdicts map[int]string
 }
 
 // Load reads the testbed configuration directory of input name: its
@@ -70,6 +76,15 @@ func Load(env *experiment.Env, name string) (*Config, error) {
 	}
 	if c.Steps, err = read("steps.arrow", StepsSchema); err != nil {
 		return nil, err
+	}
+	if _, err := os.Stat(filepath.Join(dir, PointsFile)); err == nil {
+		pt, err := read(PointsFile, nil)
+		if err != nil {
+			return nil, err
+		}
+		if c.Verdicts, err = pointVerdicts(pt); err != nil {
+			return nil, fail("%v", err)
+		}
 	}
 	x := c.MeasTable.Provenance.Extra
 	c.Sync, c.Transport, c.Order = x["testbed.sync"], x["testbed.transport"], x["testbed.order"]

@@ -24,7 +24,9 @@ func accuracyRow(res *experiment.Result, source, config string, model predict.Mo
 // tbaAccuracy records every point of rs, the models' predictions of
 // testbed configuration c, in res's accuracy table, with c's
 // compute/communication ratio (predict.CommRatio of its 1-worker trace at
-// its bandwidth) and its accounting verdict. cynthia-bsp is predict's
+// its bandwidth) and its accounting verdict: each point's own
+// (measured.Config.Verdicts, accounting version 3 on) where the directory
+// has one, else the configuration's inBudget. cynthia-bsp is predict's
 // Cynthia under BSP; models pslab predict does not run (mva-hybrid-wire,
 // simulator-processor) are left out.
 func tbaAccuracy(res *experiment.Result, c *measured.Config, rs []tbaResult, inBudget bool) error {
@@ -49,7 +51,11 @@ func tbaAccuracy(res *experiment.Result, c *measured.Config, rs []tbaResult, inB
 			continue
 		}
 		for i, w := range r.workers {
-			if err := accuracyRow(res, "beyond-testbed-accuracy", c.Name, m, c.Sync, w, ratio, r.pred[i], meas[w], inBudget); err != nil {
+			ok := inBudget
+			if c.Verdicts != nil {
+				ok = c.Verdicts[w] == measured.VerdictHolds
+			}
+			if err := accuracyRow(res, "beyond-testbed-accuracy", c.Name, m, c.Sync, w, ratio, r.pred[i], meas[w], ok); err != nil {
 				return err
 			}
 		}
