@@ -94,22 +94,11 @@ func DecodeArrow(b []byte, mem memory.Allocator) (arrow.Table, error) {
 		if err != nil {
 			return err
 		}
-		recs := make([]arrow.Record, 0, r.NumRecords())
-		defer func() {
-			for _, rec := range recs {
-				rec.Release()
-			}
-		}()
-		for k := 0; k < r.NumRecords(); k++ {
-			rec, err := r.RecordAt(k)
-			if err != nil {
-				return fmt.Errorf("record batch %d: %w", k, err)
-			}
-			recs = append(recs, rec)
-			if err := validateRecord(rec, s); err != nil {
-				return fmt.Errorf("record batch %d: %w", k, err)
-			}
+		recs, err := readRecords(r, func(rec arrow.Record) error { return validateRecord(rec, s) })
+		if err != nil {
+			return err
 		}
+		defer releaseAll(recs)
 		tab = array.NewTableFromRecords(as, recs)
 		return nil
 	})
@@ -117,6 +106,32 @@ func DecodeArrow(b []byte, mem memory.Allocator) (arrow.Table, error) {
 		return nil, err
 	}
 	return tab, nil
+}
+
+// readRecords reads every record batch of r, calling check on each as it
+// is read, and returns them retained (releaseAll), or none and the first
+// error, naming the batch.
+func readRecords(r *ipc.FileReader, check func(rec arrow.Record) error) ([]arrow.Record, error) {
+	recs := make([]arrow.Record, 0, r.NumRecords())
+	for k := 0; k < r.NumRecords(); k++ {
+		rec, err := r.RecordAt(k)
+		if err == nil {
+			recs = append(recs, rec)
+			err = check(rec)
+		}
+		if err != nil {
+			releaseAll(recs)
+			return nil, fmt.Errorf("record batch %d: %w", k, err)
+		}
+	}
+	return recs, nil
+}
+
+// releaseAll releases every record of recs.
+func releaseAll(recs []arrow.Record) {
+	for _, rec := range recs {
+		rec.Release()
+	}
 }
 
 // validateRecord checks every column of rec against the column of s at

@@ -142,31 +142,25 @@ func verifyDigest(r *ipc.FileReader, allowMissing bool) error {
 		return nil
 	}
 	want := md.Values()[i]
-	recs := make([]arrow.Record, 0, r.NumRecords())
-	defer func() {
-		for _, rec := range recs {
-			rec.Release()
-		}
-	}()
-	for k := 0; k < r.NumRecords(); k++ {
-		rec, err := r.RecordAt(k)
-		if err != nil {
-			return fmt.Errorf("record batch %d: %w", k, err)
-		}
-		recs = append(recs, rec)
+	recs, err := readRecords(r, func(rec arrow.Record) error {
 		for j, f := range as.Fields() {
 			typ, ok := typeOf(f.Type)
 			if !ok {
 				continue
 			}
 			if int64(j) >= rec.NumCols() {
-				return fmt.Errorf("record batch %d has %d columns, the schema %d", k, rec.NumCols(), as.NumFields())
+				return fmt.Errorf("%d columns, the schema %d", rec.NumCols(), as.NumFields())
 			}
 			if err := validateArray(rec.Column(j).Data(), typ); err != nil {
-				return fmt.Errorf("record batch %d: column %q: %w", k, f.Name, err)
+				return fmt.Errorf("column %q: %w", f.Name, err)
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
+	defer releaseAll(recs)
 	if got := contentDigest(as, recs); got != want {
 		return fmt.Errorf("corrupt Arrow IPC file: its content does not match the digest pslab wrote with it "+
 			"(%s %.12s…, content hashes to %.12s…): the file was changed after it was written", DigestKey, want, got)
