@@ -15,6 +15,7 @@ import (
 	"pslab/engine/experiment"
 	"pslab/engine/figure"
 	"pslab/engine/predict"
+	"pslab/engine/sim"
 )
 
 // checkOutput validates the output flags before any work is done.
@@ -117,3 +118,61 @@ func (f *predictFlags) write(in *predictInput, runs []*predict.Prediction, stdou
 
 // gbps formats a bandwidth in bytes/s as Gbit/s.
 func gbps(bw float64) string { return fmt.Sprintf("%.4g Gbit/s", bw*8/1e9) }
+
+// report assembles what is printed.
+func (f *predictFlags) report(in *predictInput, runs []*predict.Prediction) *predict.Report {
+	r := &predict.Report{Model: in.model, Knee: f.knee, Runs: runs}
+	what := map[string]string{"trace": "recorded 1-worker trace", "tf-timeline": "TF timeline, a recorded 1-worker trace",
+		"profile": "per-layer profile", "kineto": "PyTorch Kineto trace → per-layer profile", "pipedream": "PipeDream graph → per-layer profile"}[in.format]
+	if in.profile != nil {
+		r.Input = fmt.Sprintf("input: %s (%s): %s, batch %d, %d layers, %.4g MB of parameters, %.4g s of compute per step",
+			strings.Join(in.files, " "), what, in.model, in.profile.Batch, len(in.profile.Layers), float64(in.profile.ParamBytes())/1e6, in.profile.ComputeSeconds())
+	} else {
+		m := in.trace.Meta
+		win := "no WIN recorded"
+		if m.Window > 0 {
+			win = fmt.Sprintf("WIN %d B", m.Window)
+		}
+		r.Input = fmt.Sprintf("input: %s (%s): %s, batch %d, %d steps, %d PS, recorded at %s, %s, α %g s/B, β %g s",
+			strings.Join(in.files, " "), what, in.model, m.Batch, len(in.trace.Steps), max(m.Servers, 1), gbps(m.Bandwidth), win, m.Alpha, m.Beta)
+	}
+	c, _ := f.cluster(in) // validated by run
+	win := "off"
+	if c.Link.Mode == sim.Multiplex {
+		w := c.Link.Window
+		if w == 0 {
+			w = in.trace.Meta.Window // a recorded trace's own
+		}
+		win = fmt.Sprintf("%.4g MB", float64(w)/1e6)
+	}
+	steps, warm := max(f.steps, 0), f.warmup
+	if steps == 0 {
+		steps = sim.DefaultSteps
+		if !f.paper {
+			steps = sim.DefaultEstimateSteps
+		}
+	}
+	if warm == 0 {
+		warm = sim.DefaultWarmup
+	}
+	r.Setup = fmt.Sprintf("cluster: %s transport (WIN %s), order %s", predict.TransportName(c.Link.Mode), win, predict.OrderName(c.Link.Order))
+	if in.profile != nil {
+		r.Setup += fmt.Sprintf(", α %g s/B, β %g s, device speed %g, jitter %g", c.Alpha, c.Beta, c.DeviceSpeed, c.Jitter)
+	}
+	r.Setup += f.cl.setup(c)
+	if f.paper {
+		r.Setup += fmt.Sprintf("; simulator: icpe20's procedure, %d steps per worker, warm-up %d completions, seed %d, no interval", steps, warm, f.seed)
+	} else {
+		length := fmt.Sprintf("%d steps", steps)
+		if f.steps <= 0 {
+			length = fmt.Sprintf("%d steps (to W = 10, then ⌈%d/W⌉, at least %d)", steps, sim.EstimateCompletions, sim.MinEstimateSteps)
+		}
+		r.Setup += fmt.Sprintf("; simulator: converged estimate, 95%% CI ±%g%% by ≥ %d replications of ≥ %s (MSER-5 transient deleted), seed %d",
+			100*f.precision, sim.DefaultReplications, length, f.seed)
+	}
+	if f.meas != nil {
+		r.Measured, r.Errors, r.Missing = f.meas.rows, f.meas.errs, f.meas.missing
+	}
+	r.Trust = f.trust
+	return r
+}
