@@ -98,8 +98,10 @@ type Window struct {
 	DownlinkOverlap float64
 }
 
-// collector accumulates the measurements of a run online, so memory does
-// not grow with the number of steps (except Series).
+// collector accumulates the measurements of a run online. Its memory grows
+// with the number of steps only in Series and the completion record
+// (compWorker, compTime: 12 bytes per completion, preallocated, which
+// workerRates needs once the transient is known).
 type collector struct {
 	batch          float64
 	warmup         int
