@@ -24,15 +24,22 @@ import (
 // it and runs kind fn with input paths resolved against inputRoot.
 func Run(t *testing.T, fn experiment.RunFunc, dir, rel, spec, inputRoot string, tables map[string]*dataset.Table) (*experiment.Result, error) {
 	t.Helper()
+	s, err := experiment.Load(writeSpec(t, dir, rel, spec, tables))
+	require.NoError(t, err)
+	return fn(context.Background(), &experiment.Env{Spec: s, Root: inputRoot, Mem: dataset.Allocator})
+}
+
+// writeSpec writes tables (paths relative to dir) and the experiment file
+// dir/<rel>, and returns its path.
+func writeSpec(t *testing.T, dir, rel, spec string, tables map[string]*dataset.Table) string {
+	t.Helper()
 	for name, tab := range tables {
 		require.NoError(t, dataset.Write(filepath.Join(dir, name), tab, dataset.Allocator))
 	}
 	p := filepath.Join(dir, rel)
 	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 	require.NoError(t, os.WriteFile(p, []byte(spec), 0o644))
-	s, err := experiment.Load(p)
-	require.NoError(t, err)
-	return fn(context.Background(), &experiment.Env{Spec: s, Root: inputRoot, Mem: dataset.Allocator})
+	return p
 }
 
 // CopyTestbed copies the trace, throughput, phases and steps files of the
@@ -68,13 +75,7 @@ func RunTemp(t *testing.T, fn experiment.RunFunc, rel, spec, inputRoot string) (
 // and Charged say what work the kind did and what its checks admitted.
 func RunEnv(t *testing.T, fn experiment.RunFunc, dir, rel, spec, inputRoot string, tables map[string]*dataset.Table) (*experiment.Result, *experiment.Env, error) {
 	t.Helper()
-	for name, tab := range tables {
-		require.NoError(t, dataset.Write(filepath.Join(dir, name), tab, dataset.Allocator))
-	}
-	p := filepath.Join(dir, rel)
-	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-	require.NoError(t, os.WriteFile(p, []byte(spec), 0o644))
-	s, err := experiment.Load(p)
+	s, err := experiment.Load(writeSpec(t, dir, rel, spec, tables))
 	if err != nil {
 		return nil, nil, err
 	}
