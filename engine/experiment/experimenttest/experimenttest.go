@@ -174,6 +174,17 @@ func Estimate(t *testing.T, err error) float64 {
 	return v
 }
 
+// LimitsFullSuiteOnly skips t under go test -short. The tests that hold a
+// kind to its limits bisect the largest admitted input and run the
+// committed experiment grown tenfold (about 5 CPU-s over the kinds
+// packages, measured); make test runs them, make test-short does not.
+func LimitsFullSuiteOnly(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("short: limits at the largest admitted input run in the full suite (make test)")
+	}
+}
+
 // Largest finds the largest input of a family spec(n), whose estimate
 // grows with n, that the limit of key ("model_work" or "events", value
 // limit) admits, without running it. Estimates are read from refusals

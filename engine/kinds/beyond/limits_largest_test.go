@@ -42,6 +42,7 @@ func beyondLargest(t *testing.T, fn experiment.RunFunc, paper, name string, spec
 // sweep of a few thousand worker counts, not the 65,536 the worker limit
 // would; the sweep grown tenfold does at most its admitted work.
 func TestLargestZhangVsCynthia(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	spec := func(n int) string {
 		return experimenttest.Edited(t, largestRoot, "experiments/zhang/vs-cynthia.toml", "to = 16\n", fmt.Sprintf("to = %d\n", n))
@@ -76,6 +77,7 @@ func tbaSubset(t *testing.T, steps int, inputs ...string) string {
 // [limits] events set to 60% of their total, which refuses the three
 // together before any simulation.
 func TestLargestTestbedAccuracy(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	inputs := []string{"alexnet-b256-mux", "alexnet-b512-2ps-mux", "alexnet-b512-bsp-100mbit"}
 	n, est, above := beyondLargest(t, testbedAccuracy, "beyond", "testbed-accuracy", func(n int) string { return tbaSubset(t, n, inputs...) }, "events", 10000)
@@ -111,6 +113,7 @@ func TestLargestTestbedAccuracy(t *testing.T) {
 // run does at most its admitted work (about two CPU-seconds, not under
 // -short).
 func TestLargestTFBenchmarks(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	committed := experimenttest.Edited(t, largestRoot, "experiments/beyond/tf-benchmarks.toml")
 	spec := func(n int) string {
@@ -125,9 +128,6 @@ func TestLargestTFBenchmarks(t *testing.T) {
 	require.ErrorContains(t, err, "units of model work exceed the limit of 1e+08")
 	require.Zero(t, env.Done())
 
-	if testing.Short() {
-		t.Skip("the committed run: about two CPU-seconds")
-	}
 	res, env, _, err := beyondRun(t, tfBenchmarks, "beyond", "tf-benchmarks", committed)
 	require.NoError(t, err)
 	done := experimenttest.Bounded(t, env, res)

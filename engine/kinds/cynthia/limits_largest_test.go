@@ -41,6 +41,7 @@ func list(v string, n int) string {
 // workloads and refuses the eighth, at the [sweep] line, before any
 // evaluation; 65,537 workers are refused when the spec is read.
 func TestLargestTimeVsWorkers(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	const rel = "experiments/cynthia/fig6.toml"
 	// 2^18 evaluations and 4·10^5 rows and metrics: about half a CPU-second.
@@ -76,6 +77,7 @@ func TestLargestTimeVsWorkers(t *testing.T) {
 // cluster is built. The committed sweep stretched to 1,000 workers does
 // exactly the estimated node work.
 func TestLargestPredict(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	const rel = "experiments/cynthia/fig1.toml"
 	series := make([]cynthiaSeries, 4) // fig1: four series over workers, 1 PS
@@ -117,6 +119,7 @@ func TestLargestPredict(t *testing.T) {
 // at the [[params.goals]] line before any plan, and max_workers = 65,537
 // when the spec is read.
 func TestLargestProvision(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	for _, c := range []struct {
 		name string
@@ -151,6 +154,7 @@ func TestLargestProvision(t *testing.T) {
 // [[params.case]] line, so an input as large as the default model_work
 // allows (about 8·10^5 measured rows) is the largest it accepts.
 func TestLargestMeasured(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	const rel = "experiments/cynthia/testbed.toml"
 	spec := experimenttest.Edited(t, repoRoot, rel)

@@ -44,6 +44,7 @@ func icpeLargest(t *testing.T, fn experiment.RunFunc, name string, spec func(n i
 // traces, Lin et al., Cynthia, measurements and error bounds) at 100 steps
 // does at most the work it was admitted for.
 func TestLargestThroughput(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	spec := func(n int) string {
 		s := experimenttest.Edited(t, largestRoot, "experiments/icpe20/fig2.toml")
@@ -84,6 +85,7 @@ func TestThroughputBoundsAllCases(t *testing.T) {
 // the default model_work admits a few thousand and refuses more before
 // any synthesis.
 func TestLargestThroughputSynthesis(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	spec := func(n int) string {
 		s := experimenttest.Edited(t, largestRoot, "experiments/icpe20/fig2.toml", `series = ["simulator"]`, `series = ["lin", "cynthia"]`)
@@ -104,6 +106,7 @@ func TestLargestThroughputSynthesis(t *testing.T) {
 // is admitted and does at most its estimate, one more is refused at the
 // servers line before any variable is placed.
 func TestLargestPartition(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	committed := experimenttest.Edited(t, largestRoot, "experiments/icpe20/fig23.toml")
 	res, env, _, err := icpeRun(t, psPartition, "fig23", experimenttest.ReplaceLine(t, committed, "servers = ", "servers = 4096"))

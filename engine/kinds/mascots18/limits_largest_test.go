@@ -45,6 +45,7 @@ func mascotsLargest(t *testing.T, fn experiment.RunFunc, rel string, spec func(n
 // before any curve; the sweep grown tenfold does at most its admitted
 // work.
 func TestLargestMVAThroughput(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	const rel = "mascots18/fig7.toml"
 	committed := experimenttest.Edited(t, largestRoot, "experiments/mascots18/fig7.toml")
@@ -74,6 +75,7 @@ func TestLargestMVAThroughput(t *testing.T) {
 // input's line, so the largest table the default model_work admits (about
 // 10^6 rows) is the largest either accepts.
 func TestLargestInputTables(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	for _, c := range []struct {
 		fn   experiment.RunFunc
@@ -108,6 +110,7 @@ func schedPoissonSpec(t *testing.T, n int) string {
 // be allocated first). A short run (one load, 2,000 arrivals) does at most
 // its admitted work.
 func TestLargestSchedPoisson(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	const rel = "mascots18/fig12a.toml"
 	n, est, above := mascotsLargest(t, schedPoisson, rel, func(n int) string { return schedPoissonSpec(t, n) }, "events", 20000)
@@ -133,6 +136,7 @@ func TestLargestSchedPoisson(t *testing.T) {
 // as [limits] events allows and refuses more before the workload is
 // built; a short run does at most its admitted work.
 func TestLargestSchedEarly(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	const rel = "mascots18/fig14.toml"
 	spec := func(n int) string {
@@ -156,6 +160,7 @@ func TestLargestSchedEarly(t *testing.T) {
 // found without running, and a day's window does at most its admitted
 // work.
 func TestLargestSchedTrace(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	const rel = "beyond/sched-philly.toml"
 	committed := experimenttest.Edited(t, largestRoot, "experiments/beyond/sched-philly.toml")

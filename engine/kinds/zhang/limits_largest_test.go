@@ -55,6 +55,7 @@ func zhangLargest(t *testing.T, fn experiment.RunFunc, name string, spec func(n 
 // bandwidths) is admitted up to about 4,000 points, not the 65,536 a sweep
 // may have; the committed constants (M = 100 iterations) set the cost.
 func TestLargestIterationTime(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	spec := func(n int) string {
 		return experimenttest.Edited(t, largestRoot, "experiments/zhang/fig3.toml",
@@ -69,6 +70,7 @@ func TestLargestIterationTime(t *testing.T) {
 // run with ten times the committed compute capabilities does at most its
 // admitted work.
 func TestLargestSweeps(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	spec := func(n int) string {
 		s := experimenttest.Edited(t, largestRoot, "experiments/zhang/fig4.toml")
@@ -84,6 +86,7 @@ func TestLargestSweeps(t *testing.T) {
 // of n points: for each of four compute capabilities a prediction and a
 // speedup (three runs of the pipelines).
 func TestLargestScalability(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	spec := func(n int) string {
 		return experimenttest.Edited(t, largestRoot, "experiments/zhang/fig5.toml",
@@ -95,6 +98,7 @@ func TestLargestScalability(t *testing.T) {
 // TestLargestCompression: zhang-compression (fig6) with n cost factors,
 // one curve of the twenty compression rates each.
 func TestLargestCompression(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	spec := func(n int) string {
 		s := experimenttest.Edited(t, largestRoot, "experiments/zhang/fig6.toml")
@@ -109,6 +113,7 @@ func TestLargestCompression(t *testing.T) {
 // work grows with zhang's constant M (constants.iterations, at most 10^6),
 // which the default model_work admits up to about 5·10^5 for them.
 func TestLargestTestbedIterationTime(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	spec := func(n int) string {
 		// Two of the six configurations, and no ratio (it needs two of
