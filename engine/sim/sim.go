@@ -203,7 +203,7 @@ func setup(g *program, p *params, cfg *Config) (*sim, error) {
 // every link class.
 func (s *sim) loop() {
 	for {
-		if s.anyDirty {
+		if s.anyDirty && (s.net == nil || !s.netDeferred()) {
 			s.updateRates()
 		}
 		src := -2
