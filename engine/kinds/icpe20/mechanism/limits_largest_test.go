@@ -157,17 +157,18 @@ func TestLargestHTTP2Chunks(t *testing.T) {
 	require.InDelta(t, 2e5/experiment.DefaultMaxModelWork*4.2e5, n, 100)
 }
 
-// TestLargestDesyncSeries: desync-series (fig15) at the largest steps
-// [limits] steps allows (10^6) admits the workers [limits] events allows;
+// TestLargestDesyncSeries: desync-series (fig15), 10 replications of a
+// tenth of the largest steps [limits] steps allows (10^5 of 10^6), admits
+// the workers [limits] events allows;
 // its series windows are bounded before it simulates, by the
 // longest the run can last: a window_s of 1e-9 s, which used to make the
 // simulator loop and allocate a window per nanosecond, is refused at its
 // line.
 func TestLargestDesyncSeries(t *testing.T) {
 	t.Parallel()
-	mechFamily{fn: desyncSeries, name: "fig15", key: "events", limit: experiment.DefaultMaxEvents, n0: 2, grown: 3000,
-		spec:      func(t *testing.T, s string, n int) string { return atSteps(t, s, experiment.DefaultMaxSteps, n) },
-		grownSpec: func(t *testing.T, s string) string { return atSteps(t, s, 3000, 2) }}.check(t)
+	mechFamily{fn: desyncSeries, name: "fig15", key: "events", limit: experiment.DefaultMaxEvents, n0: 2, grown: 1000,
+		spec:      func(t *testing.T, s string, n int) string { return atSteps(t, s, experiment.DefaultMaxSteps/experiment.MinReplications, n) },
+		grownSpec: func(t *testing.T, s string) string { return atSteps(t, s, 1000, 2) }}.check(t)
 
 	spec := experimenttest.Edited(t, mechRoot, "experiments/icpe20/fig15.toml", "window_s = 100", "window_s = 1e-9")
 	dir := t.TempDir()

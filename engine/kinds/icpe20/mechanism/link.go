@@ -135,6 +135,12 @@ func synthWork(ops, steps int) float64 {
 	return experiment.SynthOpWork * float64(ops) * float64(steps+1)
 }
 
+// replicatedSynthWork is synthWork for n replications that each
+// synthesize their own steps steps (one mechSize probe in all).
+func replicatedSynthWork(n, ops, steps int) float64 {
+	return synthWork(ops, steps) + float64(n-1)*experiment.SynthOpWork*float64(ops)*float64(steps)
+}
+
 // traceOps is the number of ops of tr.
 func traceOps(tr *trace.Trace) int {
 	n := 0

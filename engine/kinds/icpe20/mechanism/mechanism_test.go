@@ -251,6 +251,9 @@ func TestMechanismKindErrors(t *testing.T) {
 		{"overhead-fit", "alpha_ns_per_byte = 1\nbeta_ms = 1\nmax_mb = 1\nprofile_gbps = 1\ntarget_gbps = 10\nfraction = 1", "0 < fraction < 1"},
 		{"link-states", "workers = [0]\nservers = [1]", "workers: 0"},
 		{"downlink-end-error", "bandwidth_gbps = 1\nwindow_cv = -1", "window_cv -1"},
+		{"desync-series", "bandwidth_gbps = 1\nwindow_s = 1\nreplications = 2", "replications 2, need 10 to 1000"},
+		{"overhead-fit", "alpha_ns_per_byte = 1\nbeta_ms = 1\nmax_mb = 1\nprofile_gbps = 1\ntarget_gbps = 10\nfraction = 0.5\nreplications = 0", "replications 0, need 10 to 1000"},
+		{"downlink-end-error", "bandwidth_gbps = 1\nreplications = 1001", "replications 1001, need 10 to 1000"},
 	} {
 		dir := filepath.Join(t.TempDir(), "icpe20")
 		require.NoError(t, os.MkdirAll(dir, 0o755))

@@ -23,19 +23,24 @@ type overheadFitParams struct {
 	Fraction    float64
 	ProfileGbps float64 `toml:"profile_gbps"`
 	TargetGbps  float64 `toml:"target_gbps"`
+	// Replications is the number of independent replications of the
+	// noise (at least experiment.MinReplications; Env.ReplicationRands).
+	Replications int
 }
 
 // overheadFit is icpe20 §3.2.1's overhead model (Fig. 10 of [000], Fig. 9
 // of [001]): it draws synthetic (size, overhead) points from overhead =
 // α·size + β plus seeded Gaussian noise, fits α and β with sim.FitOverhead
 // and records the fit, its relative errors and its z-scores (error over the
-// least-squares standard error). It then runs §4.3's example through the
+// least-squares standard error), each the mean over Replications
+// independent draws of the noise with its 95% interval
+// (experiment.MetricCI; replication 0's points and fit are drawn). It then runs §4.3's example through the
 // simulator: one downlink whose parsing overhead (β = 0) is Fraction of its
 // recorded duration at ProfileGbps, simulated at ProfileGbps and at
 // TargetGbps; the metrics example.fraction.<gbps> are the overhead chunk's
 // share of the operation's simulated duration.
 func overheadFit(_ context.Context, env *experiment.Env) (*experiment.Result, error) {
-	p := overheadFitParams{Sizes: 40, Repeats: 3}
+	p := overheadFitParams{Sizes: 40, Repeats: 3, Replications: experiment.MinReplications}
 	if err := env.Params(&p); err != nil {
 		return nil, err
 	}
@@ -51,46 +56,59 @@ func overheadFit(_ context.Context, env *experiment.Env) (*experiment.Result, er
 	if !(p.NoiseMs >= 0) || p.Sizes < 3 || p.Repeats < 1 || !(p.Fraction > 0 && p.Fraction < 1) {
 		return nil, env.Errorf("noise_ms", "want noise_ms ≥ 0, sizes ≥ 3, repeats ≥ 1 and 0 < fraction < 1")
 	}
-	// sizes × repeats noisy points, each drawn, fitted and summed (three
-	// units); a point per size and the fit's lines, metrics and note.
-	points := float64(p.Sizes) * float64(p.Repeats)
-	if err := env.CheckRows([]string{"params", "sizes"}, 3*points, float64(p.Sizes)+16,
-		fmt.Sprintf("overhead-fit: %d sizes × %d repeats", p.Sizes, p.Repeats)); err != nil {
+	if err := env.CheckReplications(p.Replications); err != nil {
+		return nil, err
+	}
+	// Per replication sizes × repeats noisy points, each drawn, fitted and
+	// summed (three units); replication 0's point per size and fit lines,
+	// 6 metrics with their interval bounds, 2 example metrics, 2 notes.
+	points := float64(p.Replications) * float64(p.Sizes) * float64(p.Repeats)
+	if err := env.CheckRows([]string{"params", "sizes"}, 3*points, float64(p.Sizes)+4+3*6+2+2,
+		fmt.Sprintf("overhead-fit: %d replications of %d sizes × %d repeats", p.Replications, p.Sizes, p.Repeats)); err != nil {
 		return nil, err
 	}
 	if err := env.CheckEvents(2*experiment.SimEvents(2, 1, 1), "the §4.3 example"); err != nil {
 		return nil, err
 	}
-	rng := env.Rand()
 	alpha, beta, noise := p.AlphaNs*1e-9, p.BetaMs*1e-3, p.NoiseMs*1e-3
-	var xs, ys []float64
 	res := experiment.NewResult()
-	for i := 1; i <= p.Sizes; i++ {
-		size := p.MaxMB * 1e6 * float64(i) / float64(p.Sizes)
-		sum := 0.0
-		for range p.Repeats {
-			y := alpha*size + beta + noise*rng.NormFloat64()
-			xs, ys = append(xs, size), append(ys, y)
-			sum += y
+	var rep experiment.Replicated
+	for i, rng := range env.ReplicationRands(p.Replications) {
+		var xs, ys []float64
+		for k := 1; k <= p.Sizes; k++ {
+			size := p.MaxMB * 1e6 * float64(k) / float64(p.Sizes)
+			sum := 0.0
+			for range p.Repeats {
+				y := alpha*size + beta + noise*rng.NormFloat64()
+				xs, ys = append(xs, size), append(ys, y)
+				sum += y
+			}
+			if i == 0 {
+				res.Point(fmt.Sprintf("synthetic overhead, mean of %d draws", p.Repeats), "synthetic", "derived", size/1e6, sum/float64(p.Repeats)*1e3)
+			}
 		}
-		res.Point(fmt.Sprintf("synthetic overhead, mean of %d draws", p.Repeats), "synthetic", "derived", size/1e6, sum/float64(p.Repeats)*1e3)
+		env.CountModelWork(3 * float64(len(xs)))
+		a, b, err := sim.FitOverhead(xs, ys)
+		if err != nil {
+			return nil, err
+		}
+		seA, seB := olsStandardErrors(xs, ys, a, b)
+		if i == 0 {
+			for _, mb := range []float64{0, p.MaxMB} {
+				res.Point(fmt.Sprintf("fit: %.3g ns/byte · size + %.3g ms", a*1e9, b*1e3), "FitOverhead", "derived", mb, (a*mb*1e6+b)*1e3)
+				res.Point("true line (assumed α, β)", "assumed", "derived", mb, (alpha*mb*1e6+beta)*1e3)
+			}
+			res.Note("replication 1 of %d drawn: %d points, fitted α = %.4g ns/byte (SE %.2g), β = %.4g ms (SE %.2g)", p.Replications, len(xs), a*1e9, seA*1e9, b*1e3, seB*1e3)
+		}
+		rep.Add("alpha_fit", a*1e9)
+		rep.Add("beta_fit", b*1e3)
+		rep.Add("alpha_rel_err", (a-alpha)/alpha)
+		rep.Add("beta_rel_err", (b-beta)/beta)
+		rep.Add("alpha_z", (a-alpha)/seA)
+		rep.Add("beta_z", (b-beta)/seB)
 	}
-	env.CountModelWork(3 * float64(len(xs)))
-	a, b, err := sim.FitOverhead(xs, ys)
-	if err != nil {
-		return nil, err
-	}
-	seA, seB := olsStandardErrors(xs, ys, a, b)
-	for _, mb := range []float64{0, p.MaxMB} {
-		res.Point(fmt.Sprintf("fit: %.3g ns/byte · size + %.3g ms", a*1e9, b*1e3), "FitOverhead", "derived", mb, (a*mb*1e6+b)*1e3)
-		res.Point("true line (assumed α, β)", "assumed", "derived", mb, (alpha*mb*1e6+beta)*1e3)
-	}
-	res.Metric("alpha_fit", a*1e9)
-	res.Metric("beta_fit", b*1e3)
-	res.Metric("alpha_rel_err", (a-alpha)/alpha)
-	res.Metric("beta_rel_err", (b-beta)/beta)
-	res.Metric("alpha_z", (a-alpha)/seA)
-	res.Metric("beta_z", (b-beta)/seB)
+	rep.Record(res)
+	res.Note("fit metrics: means over %d independent replications of the noise with their 95%% interval (Student's t)", p.Replications)
 	for _, g := range []float64{p.ProfileGbps, p.TargetGbps} {
 		f, err := overheadShareOn(env.EventCounter(), p.Fraction, gbps(p.ProfileGbps), gbps(g))
 		if err != nil {
@@ -98,7 +116,6 @@ func overheadFit(_ context.Context, env *experiment.Env) (*experiment.Result, er
 		}
 		res.Metric(fmt.Sprintf("example.fraction.%g", g), f)
 	}
-	res.Note("%d points, fitted α = %.4g ns/byte (SE %.2g), β = %.4g ms (SE %.2g)", len(xs), a*1e9, seA*1e9, b*1e3, seB*1e3)
 	return res, nil
 }
 

@@ -31,6 +31,10 @@ type endErrorParams struct {
 	// the input trace's errors.
 	Label      string
 	TraceLabel string `toml:"trace_label"`
+	// Replications is the number of independent synthetic traces (at
+	// least experiment.MinReplications; Env.ReplicationRands), each with
+	// its own jitter and WIN and bandwidth draws.
+	Replications int
 }
 
 // mechTable1Schema is the columns read from icpe20's reported Table 1.
@@ -59,13 +63,14 @@ var table1Stats = []struct{ printed, key string }{
 //   - the input "trace" (dataset.TraceSchema, e.g. a testbed profiling
 //     run; metrics measured.<stat>, legend TraceLabel);
 //   - with the input "profile" (or the Fig. 5 toy when there is no trace),
-//     a trace synthesized by zoo with compute jitter and per-step WIN and
-//     bandwidth drawn around their nominal values (WindowCV, BandwidthCV;
-//     metrics synthetic.<stat>, legend Label). For it the prediction is
-//     also made on the trace with exact WIN and B (metric exact.max: the
-//     predictor against zoo's profiler model).
+//     Replications independent traces synthesized by zoo with compute
+//     jitter and per-step WIN and bandwidth drawn around their nominal
+//     values (WindowCV, BandwidthCV; metrics synthetic.<stat>, means with
+//     their 95% intervals, bars of the means, legend Label). For each the
+//     prediction is also made on the trace with exact WIN and B (metric
+//     exact.max: the predictor against zoo's profiler model).
 func downlinkEndError(_ context.Context, env *experiment.Env) (*experiment.Result, error) {
-	p := endErrorParams{Clusters: []string{"cpu"}, TraceLabel: "measured trace", Label: "synthetic trace"}
+	p := endErrorParams{Clusters: []string{"cpu"}, TraceLabel: "measured trace", Label: "synthetic trace", Replications: experiment.MinReplications}
 	if err := env.Params(&p); err != nil {
 		return nil, err
 	}
@@ -93,13 +98,19 @@ func downlinkEndError(_ context.Context, env *experiment.Env) (*experiment.Resul
 		if prof, err = mechProfile(env); err != nil {
 			return nil, err
 		}
+		if err := env.CheckReplications(p.Replications); err != nil {
+			return nil, err
+		}
 		ops, steps, err := mechSize(env, prof, p.mechTraceParams)
 		if err != nil {
 			return nil, err
 		}
-		units += 2*synthWork(ops, steps) + 2*3*float64(ops)*float64(steps)
+		n := float64(p.Replications)
+		units += n * (2*synthWork(ops, steps) + 2*3*float64(ops)*float64(steps))
 	}
-	if err := env.CheckRows([]string{"params", "profiled_steps"}, units, 30+4*float64(len(p.Clusters)),
+	// Rows: each side's 4 bars, 6 metrics (synthetic: with two interval
+	// bounds each) and notes, the reported bars.
+	if err := env.CheckRows([]string{"params", "profiled_steps"}, units, 42+4*float64(len(p.Clusters)),
 		"downlink-end-error: the recorded and synthetic traces' downlink streams"); err != nil {
 		return nil, err
 	}
@@ -111,23 +122,7 @@ func downlinkEndError(_ context.Context, env *experiment.Env) (*experiment.Resul
 		}
 	}
 	if synthetic {
-		rng := env.Rand()
-		exact, err := mechSynth(env, prof, p.mechTraceParams, rng.Uint64())
-		if err != nil {
-			return nil, err
-		}
-		env.CountModelWork(3 * float64(traceOps(exact)))
-		errs, err := endErrors(exact)
-		if err != nil {
-			return nil, err
-		}
-		res.Metric("exact.max", slicesMax(errs)*100)
-		tr, err := varyNetwork(env, prof, p, rng)
-		if err != nil {
-			return nil, err
-		}
-		env.CountModelWork(3 * float64(traceOps(tr)))
-		if err := endErrorBars(res, "synthetic", p.Label, dataset.Derived, tr); err != nil {
+		if err := syntheticEndErrors(env, prof, p, res); err != nil {
 			return nil, err
 		}
 	}
@@ -142,25 +137,79 @@ func downlinkEndError(_ context.Context, env *experiment.Env) (*experiment.Resul
 // endErrorBars predicts tr's downlink ends and records the Table 1
 // statistics as metrics <prefix>.<stat> (percent) and bars of one series.
 func endErrorBars(res *experiment.Result, prefix, label, origin string, tr *trace.Trace) error {
-	errs, err := endErrors(tr)
+	values, streams, err := endErrorStats(tr)
 	if err != nil {
 		return err
 	}
-	slices.Sort(errs)
-	values := map[string]float64{
-		"average": stat.Mean(errs, nil),
-		"median":  stat.Quantile(0.5, stat.Empirical, errs, nil),
-		"p95":     stat.Quantile(0.95, stat.Empirical, errs, nil),
-		"max":     errs[len(errs)-1],
-	}
 	for _, s := range table1Stats {
-		res.Metric(prefix+"."+s.key, values[s.key]*100)
-		res.Bar(label, s.printed, "http2-model", origin, values[s.key]*100)
+		res.Metric(prefix+"."+s.key, values[s.key])
+		res.Bar(label, s.printed, "http2-model", origin, values[s.key])
 	}
-	res.Metric(prefix+".streams", float64(len(errs)))
+	res.Metric(prefix+".streams", float64(streams))
 	res.Note("%s: %d downlink streams of %d steps, WIN %d bytes, B %g bytes/s, α %g s/byte, β %g s (%s)", prefix,
-		len(errs), len(tr.Steps), tr.Meta.Window, tr.Meta.Bandwidth, tr.Meta.Alpha, tr.Meta.Beta, tr.Meta.Source)
+		streams, len(tr.Steps), tr.Meta.Window, tr.Meta.Bandwidth, tr.Meta.Alpha, tr.Meta.Beta, tr.Meta.Source)
 	return nil
+}
+
+// syntheticEndErrors records the Table 1 statistics of p.Replications
+// independent synthetic traces of prof (varyNetwork) as metrics
+// synthetic.<stat> (percent, means with their 95% interval,
+// experiment.MetricCI) and bars of their means, and exact.max, the
+// largest error on a trace with exact WIN and B (the predictor against
+// zoo's profiler model), the same way.
+func syntheticEndErrors(env *experiment.Env, prof *zoo.Profile, p endErrorParams, res *experiment.Result) error {
+	var rep experiment.Replicated
+	var last *trace.Trace
+	streams := 0
+	for _, rng := range env.ReplicationRands(p.Replications) {
+		exact, err := mechSynth(env, prof, p.mechTraceParams, rng.Uint64())
+		if err != nil {
+			return err
+		}
+		env.CountModelWork(3 * float64(traceOps(exact)))
+		errs, err := endErrors(exact)
+		if err != nil {
+			return err
+		}
+		rep.Add("exact.max", slicesMax(errs)*100)
+		if last, err = varyNetwork(env, prof, p, rng); err != nil {
+			return err
+		}
+		env.CountModelWork(3 * float64(traceOps(last)))
+		values, n, err := endErrorStats(last)
+		if err != nil {
+			return err
+		}
+		for _, s := range table1Stats {
+			rep.Add("synthetic."+s.key, values[s.key])
+		}
+		streams = n
+	}
+	rep.Record(res)
+	for _, s := range table1Stats {
+		res.Bar(p.Label, s.printed, "http2-model", dataset.Derived, res.Metrics["synthetic."+s.key])
+	}
+	res.Metric("synthetic.streams", float64(streams))
+	res.Note("synthetic: %d independent traces of %d downlink streams in %d steps each (bars: their means; metrics with 95%% intervals), WIN %d bytes, B %g bytes/s, α %g s/byte, β %g s (%s)",
+		p.Replications, streams, len(last.Steps), last.Meta.Window, last.Meta.Bandwidth, last.Meta.Alpha, last.Meta.Beta, last.Meta.Source)
+	return nil
+}
+
+// endErrorStats predicts tr's downlink ends and returns the Table 1
+// statistics of their relative errors (percent, by table1Stats key) and
+// the number of streams.
+func endErrorStats(tr *trace.Trace) (map[string]float64, int, error) {
+	errs, err := endErrors(tr)
+	if err != nil {
+		return nil, 0, err
+	}
+	slices.Sort(errs)
+	return map[string]float64{
+		"average": 100 * stat.Mean(errs, nil),
+		"median":  100 * stat.Quantile(0.5, stat.Empirical, errs, nil),
+		"p95":     100 * stat.Quantile(0.95, stat.Empirical, errs, nil),
+		"max":     100 * errs[len(errs)-1],
+	}, len(errs), nil
 }
 
 // table1Reported adds the reported Table 1 bars of p.DNN for p.Clusters.
