@@ -167,7 +167,9 @@ func TestLargestHTTP2Chunks(t *testing.T) {
 func TestLargestDesyncSeries(t *testing.T) {
 	t.Parallel()
 	mechFamily{fn: desyncSeries, name: "fig15", key: "events", limit: experiment.DefaultMaxEvents, n0: 2, grown: 1000,
-		spec:      func(t *testing.T, s string, n int) string { return atSteps(t, s, experiment.DefaultMaxSteps/experiment.MinReplications, n) },
+		spec: func(t *testing.T, s string, n int) string {
+			return atSteps(t, s, experiment.DefaultMaxSteps/experiment.MinReplications, n)
+		},
 		grownSpec: func(t *testing.T, s string) string { return atSteps(t, s, 1000, 2) }}.check(t)
 
 	spec := experimenttest.Edited(t, mechRoot, "experiments/icpe20/fig15.toml", "window_s = 100", "window_s = 1e-9")
