@@ -258,11 +258,19 @@ func modeNotes(p *Prediction) []string {
 			if len(ms) == 0 {
 				continue
 			}
-			s := fmt.Sprintf("%s at W = %d: the replications settle in %d operating modes:", c.Model, p.Workers[i], len(ms))
+			n := 0
 			for _, m := range ms {
-				s += fmt.Sprintf(" %.5g examples/s (%.0f%%)", m.Throughput, 100*m.Frequency)
+				n += m.Replications
 			}
-			out = append(out, s+"; the interval is that of their mixture")
+			s := fmt.Sprintf("%s at W = %d: the %d replications settle in %d operating modes:", c.Model, p.Workers[i], n, len(ms))
+			for k, m := range ms {
+				if k > 0 {
+					s += ","
+				}
+				s += fmt.Sprintf(" %.5g examples/s ±%.2g%% in %.0f%% [%.0f%%, %.0f%%] of them", m.Throughput, 100*(m.Hi-m.Lo)/(2*m.Throughput),
+					100*m.Frequency, 100*m.FrequencyLo, 100*m.FrequencyHi)
+			}
+			out = append(out, s+" (95% intervals); the point's interval is that of their mixture")
 		}
 	}
 	return out

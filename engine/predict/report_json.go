@@ -39,10 +39,16 @@ type jsonCurve struct {
 	AboveBound []bool      `json:"above_link_bound,omitempty"`
 }
 
-// jsonMode is one operating mode of a simulator point.
+// jsonMode is one operating mode of a simulator point, with the 95%
+// intervals of its mean (null with one replication) and its frequency.
 type jsonMode struct {
-	Throughput float64 `json:"throughput_examples_per_s"`
-	Frequency  float64 `json:"frequency"`
+	Throughput   float64   `json:"throughput_examples_per_s"`
+	Lo           jsonFloat `json:"ci95_lo"`
+	Hi           jsonFloat `json:"ci95_hi"`
+	Frequency    float64   `json:"frequency"`
+	FrequencyLo  float64   `json:"frequency_ci95_lo"`
+	FrequencyHi  float64   `json:"frequency_ci95_hi"`
+	Replications int       `json:"replications"`
 }
 
 type jsonCoarse struct {
@@ -121,7 +127,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 				for _, ms := range c.Modes {
 					var jm []jsonMode
 					for _, m := range ms {
-						jm = append(jm, jsonMode{m.Throughput, m.Frequency})
+						jm = append(jm, jsonMode{m.Throughput, jsonFloat(m.Lo), jsonFloat(m.Hi), m.Frequency, m.FrequencyLo, m.FrequencyHi, m.Replications})
 					}
 					jc.Modes = append(jc.Modes, jm)
 				}

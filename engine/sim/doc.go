@@ -236,7 +236,8 @@
 // after 246 replications of 400 steps), and it reports the two modes it
 // found (Estimate.Modes: 1,130 examples/s in 38% of the replications,
 // 1,309 in 62%; a bimodality coefficient above 5/9 and modes further
-// apart than the interval's target). TestOrderIndependence checks, over replications, that
+// apart than the interval's target; each mode with the 95% interval of
+// its mean and the Wilson interval of its frequency). TestOrderIndependence checks, over replications, that
 // neither permuting the workers' start offsets nor a 1 ns nudge moves the
 // mean outside the joint interval, and TestAgreesWithReference that a
 // second, deliberately simple simulator (remaining work per chunk,

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
 	"sync"
 
 	"gonum.org/v1/gonum/stat"
@@ -148,44 +147,6 @@ type Estimate struct {
 	// those groups, low first: operating modes a run can settle in (see
 	// doc.go). Nil otherwise.
 	Modes []OperatingMode
-}
-
-// OperatingMode is one operating mode of an Estimate.
-type OperatingMode struct {
-	Throughput float64 // mean of its replications, examples/s
-	Frequency  float64 // fraction of the replications in it
-}
-
-// BimodalityThreshold is the bimodality coefficient of a uniform
-// distribution; a larger one suggests two modes.
-const BimodalityThreshold = 5.0 / 9
-
-// modes fills e.Bimodality and e.Modes from e.Samples; modes closer than
-// 2·target (relative) are one.
-func (e *Estimate) modes(target float64) {
-	e.Bimodality, e.Modes = 0, nil
-	n := float64(len(e.Samples))
-	if n < 4 || stat.StdDev(e.Samples, nil) == 0 {
-		return
-	}
-	g, k := stat.Skew(e.Samples, nil), stat.ExKurtosis(e.Samples, nil)
-	e.Bimodality = (g*g + 1) / (k + 3*(n-1)*(n-1)/((n-2)*(n-3)))
-	if e.Bimodality <= BimodalityThreshold {
-		return
-	}
-	s := slices.Clone(e.Samples)
-	slices.Sort(s)
-	cut := 1
-	for i := 2; i < len(s); i++ {
-		if s[i]-s[i-1] > s[cut]-s[cut-1] {
-			cut = i
-		}
-	}
-	lo, hi := stat.Mean(s[:cut], nil), stat.Mean(s[cut:], nil)
-	if hi-lo <= 2*target*e.Throughput {
-		return
-	}
-	e.Modes = []OperatingMode{{Throughput: lo, Frequency: float64(cut) / n}, {Throughput: hi, Frequency: 1 - float64(cut)/n}}
 }
 
 // Estimate simulates cfg.Workers workers in independent replications
