@@ -75,6 +75,7 @@ func atSteps(t *testing.T, spec string, steps, workers int) string {
 // six workers within [limits] events and refuses a seventh before
 // simulating.
 func TestLargestLinkMechanisms(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	n := mechFamily{fn: linkMechanisms, name: "fig8", key: "events", limit: experiment.DefaultMaxEvents, n0: 1, grown: 10,
 		spec:      func(t *testing.T, s string, n int) string { return atSteps(t, s, experiment.DefaultMaxSteps, n) },
@@ -88,6 +89,7 @@ func TestLargestLinkMechanisms(t *testing.T) {
 // its events alone would allow (it used to be bounded by events only,
 // with a lane scan per worker and resource over every chunk).
 func TestLargestSimTimeline(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	n := mechFamily{fn: simTimeline, name: "fig7", key: "model_work", limit: experiment.DefaultMaxModelWork, n0: 2, grown: 20,
 		spec: func(t *testing.T, s string, n int) string {
@@ -101,6 +103,7 @@ func TestLargestSimTimeline(t *testing.T) {
 // number of transfers is a few hundred. A transfer too small to move the
 // clock (start 1e20, work 1) ends instead of looping forever.
 func TestLargestLinkShare(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	n := mechFamily{fn: linkShare, name: "fig9", key: "model_work", limit: experiment.DefaultMaxModelWork, n0: 10, grown: 30,
 		spec: func(t *testing.T, s string, n int) string {
@@ -119,6 +122,7 @@ func TestLargestLinkShare(t *testing.T) {
 // pair: three pairs of 20 links are admitted, a fourth is refused before
 // any enumeration. The grown run enumerates up to 2^16 states.
 func TestLargestLinkStates(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	f := mechFamily{fn: linkStates, name: "fig24", key: "model_work", limit: experiment.DefaultMaxModelWork, n0: 1, grown: 8,
 		spec: func(t *testing.T, s string, n int) string {
@@ -144,6 +148,7 @@ func TestLargestLinkStates(t *testing.T) {
 // default model_work admits about 4·10^5 streams, too large a spec to
 // write here, so the boundary is checked at [limits] model_work = 2·10^5.
 func TestLargestHTTP2Chunks(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	n := mechFamily{fn: http2Chunks, name: "fig12", key: "model_work", limit: 2e5, n0: 100, grown: 50,
 		spec: func(t *testing.T, s string, n int) string {
@@ -165,6 +170,7 @@ func TestLargestHTTP2Chunks(t *testing.T) {
 // simulator loop and allocate a window per nanosecond, is refused at its
 // line.
 func TestLargestDesyncSeries(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	mechFamily{fn: desyncSeries, name: "fig15", key: "events", limit: experiment.DefaultMaxEvents, n0: 2, grown: 1000,
 		spec: func(t *testing.T, s string, n int) string {
@@ -184,6 +190,7 @@ func TestLargestDesyncSeries(t *testing.T) {
 // profiled steps twice (once a step at a time, reading the profile once,
 // not once per step) and predicts every downlink stream.
 func TestLargestDownlinkEndError(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	mechFamily{fn: downlinkEndError, name: "table1", key: "model_work", limit: experiment.DefaultMaxModelWork, n0: 1000, grown: 1000,
 		spec: func(t *testing.T, s string, n int) string {
@@ -194,6 +201,7 @@ func TestLargestDownlinkEndError(t *testing.T) {
 // TestLargestOverheadFit: overhead-fit (fig10) draws sizes × repeats
 // points and a row per size; sizes and repeats were not bounded at all.
 func TestLargestOverheadFit(t *testing.T) {
+	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
 	mechFamily{fn: overheadFit, name: "fig10", key: "model_work", limit: experiment.DefaultMaxModelWork, n0: 1000, grown: 400,
 		spec: func(t *testing.T, s string, n int) string {
