@@ -77,12 +77,12 @@ func TestPredictWorkWeighsSharing(t *testing.T) {
 	tr, err := predict.Cluster{Bandwidth: 125e6}.Synthesize(zoo.Toy())
 	require.NoError(t, err)
 	e := estimateWork(tr, predict.Cluster{Paper: true, Steps: 10}, []int{64}, []predict.Model{predict.Simulator}, 1)
-	limit := fmt.Sprintf("%g", 2*e.events) // twice the events, under 1 + 64/8 times their work
+	limit := fmt.Sprintf("%g", 2*e.events) // twice the events, under 2 + 64/24 times their work
 	_, err = runPredict(t, append(args, "-max-events", limit)...)
 	require.NoError(t, err, "separate PS: %g events", e.events)
 	_, err = runPredict(t, append(args, "-max-events", limit, "-colocate")...)
 	require.ErrorContains(t, err, "event equivalents exceed -max-events")
-	require.ErrorContains(t, err, "9 times a single-PS event")
+	require.ErrorContains(t, err, "4.67 times a single-PS event")
 }
 
 // TestProgressOnlyOnTerminals: progress goes to stderr only when it is a
