@@ -67,8 +67,9 @@ func schedEarly(ctx context.Context, env *experiment.Env) (*experiment.Result, e
 		return nil, env.Errorf("progress", "progress %v, need 0 < progress ≤ 1", p.Progress)
 	case p.CDFPoints < 2:
 		return nil, env.Errorf("cdf_points", "cdf_points %d, need ≥ 2", p.CDFPoints)
-	case p.Replications < experiment.MinReplications || p.Replications > 1000:
-		return nil, env.Errorf("replications", "replications %d, need %d to 1000", p.Replications, experiment.MinReplications)
+	}
+	if err := env.CheckReplications(p.Replications); err != nil {
+		return nil, err
 	}
 	for _, g := range p.Gammas {
 		if !(g >= 0) || math.IsInf(g, 0) {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/gonum/stat"
+
 	"pslab/engine/experiment"
 	"pslab/engine/sim"
 	"pslab/engine/trace"
@@ -199,17 +201,13 @@ func desyncDraw(res *experiment.Result, runs []sim.Result, p desyncParams) {
 		mean, lo, hi := experiment.MeanCI(ys)
 		res.PointRange(name, "icpe20-sim", "derived", (w.Start+w.End)/2, mean, lo, hi)
 	}
+	// The steady state as a window: the run's measurement window and value.
 	var steady, start, end []float64
 	for _, r := range runs {
-		v := r.DownlinkOverlap
-		if p.Plot == "throughput" {
-			v = r.Throughput
-		}
-		steady, start, end = append(steady, v), append(start, r.WindowStart), append(end, r.WindowEnd)
+		steady = append(steady, value(sim.Window{Throughput: r.Throughput, DownlinkOverlap: r.DownlinkOverlap}))
+		start, end = append(start, r.WindowStart), append(end, r.WindowEnd)
 	}
-	y, _, _ := experiment.MeanCI(steady)
-	x0, _, _ := experiment.MeanCI(start)
-	x1, _, _ := experiment.MeanCI(end)
+	y, x0, x1 := stat.Mean(steady, nil), stat.Mean(start, nil), stat.Mean(end, nil)
 	res.Point(steadyName, "icpe20-sim", "derived", x0, y)
 	res.Point(steadyName, "icpe20-sim", "derived", x1, y)
 }
