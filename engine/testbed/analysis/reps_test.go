@@ -53,6 +53,22 @@ func TestAgreeWelch(t *testing.T) {
 	require.True(t, g.Holds, "identical constant samples agree")
 }
 
+// A precise point that moves beyond its joint interval but whose whole
+// interval of the difference lies within MaxDilationEffect agrees; one
+// whose interval reaches past the budget does not.
+func TestAgreeWithinTheEffectBudget(t *testing.T) {
+	t.Parallel()
+	a := Sample{Mean: 1000, Std: 1, N: 3}
+	g := Agree(a, Sample{Mean: 1005, Std: 1, N: 3}) // +0.5%, joint ±0.23%
+	require.Greater(t, math.Abs(g.Shift), g.Joint, "beyond the joint interval")
+	require.LessOrEqual(t, math.Abs(g.Shift)+g.Joint, MaxDilationEffect)
+	require.True(t, g.Holds, "+0.5%% ± %.2f%% lies within the ±1%% budget", 100*g.Joint)
+	g = Agree(a, Sample{Mean: 1009, Std: 1, N: 3}) // +0.9%, joint ±0.23%
+	require.False(t, g.Holds, "+0.9%% ± %.2f%% reaches past the ±1%% budget", 100*g.Joint)
+	g = Agree(a, Sample{Mean: 990, Std: 1, N: 3}) // −1.0%
+	require.False(t, g.Holds)
+}
+
 func TestModesSplitsAtTheLargestGap(t *testing.T) {
 	t.Parallel()
 	// two clusters: 4 runs near 2,750 and 3 near 3,590 (the ResNet-50 TIC
