@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow/go/v17/arrow/memory"
 
 	"pslab/engine/dataset"
+	"pslab/engine/sim"
 )
 
 // RunFunc computes an experiment's result.
@@ -68,7 +69,17 @@ type Env struct {
 	charged Work
 	events  atomic.Int64
 	model   float64
+	// estimates is the converged-estimate cache of the Run the experiment
+	// is part of (Estimates).
+	estimates *sim.EstimateCache
 }
+
+// Estimates returns the converged-estimate cache the experiments of one
+// Run share (sim.EstimateCache), so an estimate two experiments need is
+// simulated once: set it as sim.Config.Estimates (or
+// predict.Cluster.Estimates). Nil for an Env built outside Run, which
+// then shares nothing.
+func (e *Env) Estimates() *sim.EstimateCache { return e.estimates }
 
 // Params decodes the spec's [params] table into v strictly: unknown keys
 // and wrong types are errors naming file:line. Fields keep their values

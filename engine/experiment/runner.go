@@ -18,6 +18,7 @@ import (
 	"pslab/engine/dataset"
 	"pslab/engine/figure"
 	"pslab/engine/golden"
+	"pslab/engine/sim"
 )
 
 // Options configure a run.
@@ -39,6 +40,9 @@ type Options struct {
 	RecordTime bool
 	// Progress, if set, is called when an experiment finishes.
 	Progress func(Outcome)
+
+	// estimates is the cache Run gives every experiment (Env.Estimates).
+	estimates *sim.EstimateCache
 }
 
 // Outcome is what happened to one experiment.
@@ -122,6 +126,7 @@ func Run(ctx context.Context, reg Registry, paths []string, opt Options) []Outco
 		n = runtime.GOMAXPROCS(0)
 	}
 	out := make([]Outcome, len(paths))
+	opt.estimates = sim.NewEstimateCache()
 	next := make(chan int, len(paths))
 	for _, i := range longestFirst(opt.Root, paths) {
 		next <- i
@@ -224,7 +229,7 @@ func runOne(ctx context.Context, reg Registry, path string, opt Options) (o Outc
 			return o
 		}
 	}
-	env := &Env{Spec: spec, Root: opt.Root, Mem: dataset.Allocator}
+	env := &Env{Spec: spec, Root: opt.Root, Mem: dataset.Allocator, estimates: opt.estimates}
 	env.trackInputs()
 	res, err := kind.Run(ctx, env)
 	if err != nil {

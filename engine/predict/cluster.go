@@ -96,6 +96,9 @@ type Cluster struct {
 	// Progress, if non-nil, counts the simulator's events as they run
 	// (sim.Config.Progress), for a progress display.
 	Progress *atomic.Int64
+	// Estimates, if non-nil, shares converged estimates with other callers
+	// of the same trace and configuration (sim.Config.Estimates).
+	Estimates *sim.EstimateCache
 	// nicBandwidth is the node NIC bandwidth the simulator shares under
 	// Colocate, bytes/s; nodeTrace sets it, as Bandwidth then holds the
 	// coarse models' equivalent.
@@ -136,7 +139,7 @@ func (c Cluster) Synthesize(p *zoo.Profile) (*trace.Trace, error) {
 // simConfig is the simulator configuration of c for trace tr.
 func (c Cluster) simConfig() sim.Config {
 	cfg := sim.Config{Steps: c.Steps, Warmup: c.Warmup, Bandwidth: c.Bandwidth, OverheadOn: c.OverheadOn,
-		Link: c.Link, Batch: c.Batch, Seed: c.Seed, Sync: c.Sync, Progress: c.Progress, SharedPS: c.SharedPS}
+		Link: c.Link, Batch: c.Batch, Seed: c.Seed, Sync: c.Sync, Progress: c.Progress, SharedPS: c.SharedPS, Estimates: c.Estimates}
 	if c.Colocate && c.nicBandwidth > 0 {
 		cfg.Colocated, cfg.Bandwidth = true, c.nicBandwidth
 	}

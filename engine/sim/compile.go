@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"sync"
@@ -31,6 +32,9 @@ type Program struct {
 
 	mu     sync.Mutex
 	shapes [3]*shape // by overhead structure: none, ReceiveThreads, Processor
+
+	digestOnce sync.Once
+	digestSum  [sha256.Size]byte // digest: what EstimateCache keys on
 }
 
 // shape is one overhead structure of a Program and the compute times built

@@ -222,6 +222,10 @@ type Config struct {
 	// progress display read from another goroutine. Runs that share it
 	// (replications, sweeps) add up.
 	Progress *atomic.Int64
+	// Estimates, if non-nil, lets Estimate answer from the estimates other
+	// callers already made of the same trace, configuration and precision
+	// (EstimateCache); Run ignores it.
+	Estimates *EstimateCache
 
 	// fullSharing recomputes every colocated flow's rate from scratch on
 	// each change (maxMin) instead of incrementally (fairShare): the

@@ -213,6 +213,20 @@
 // completions excluded, workers started Together) stays the fixed-window
 // Result.Throughput of Run, for experiments that quote it.
 //
+// Shared estimates. An estimate is a deterministic function of the
+// trace's content, the resolved configuration and the precision, so
+// callers that need the same one can share it: with Config.Estimates set,
+// Estimate first asks the EstimateCache (keyed by a SHA-256 of the
+// compiled trace, the resolved parameters, the target and the starting
+// replications). The events bound is left out of the key: each estimate
+// records the least bound under which it takes the same path (every
+// doubling and every added replication it afforded), and a converged
+// estimate answers every caller whose bound is at least that; one whose
+// bound decided its path answers the same bound only. `pslab run` gives
+// its experiments one cache (experiment.Env.Estimates), so icpe20's
+// figures and beyond-testbed-accuracy simulate each recorded testbed
+// trace once: the cache changes what a run costs, never what it gives.
+//
 // # Order independence and operating modes
 //
 // Under processor sharing, workers in exact lockstep sit on an unstable

@@ -147,6 +147,12 @@ type Estimate struct {
 	// those groups, low first: operating modes a run can settle in (see
 	// doc.go). Nil otherwise.
 	Modes []OperatingMode
+
+	// maxEvents is the events bound the estimate ran under; bound is the
+	// least bound under which it takes the same path, and boundHit
+	// reports that the bound decided the path (EstimateCache).
+	maxEvents, bound int64
+	boundHit         bool
 }
 
 // Estimate simulates cfg.Workers workers in independent replications
@@ -183,11 +189,24 @@ func (pr *Program) Estimate(cfg Config, prec Precision) (Estimate, error) {
 	g := pr.variant(&p)
 	// Every op completes at least once per step: the least work the first
 	// stage needs.
-	if need := int64(prec.Replications) * int64(cfg.Workers) * int64(cfg.Steps) * int64(g.nOps); need > prec.MaxEvents {
+	least := int64(prec.Replications) * int64(cfg.Workers) * int64(cfg.Steps) * int64(g.nOps)
+	if least > prec.MaxEvents {
 		return Estimate{}, fmt.Errorf("sim: Precision.MaxEvents: %d cannot reach the target: %d replications × %d workers × %d steps × ≥ %d events per step need ≥ %d",
-			prec.MaxEvents, prec.Replications, cfg.Workers, cfg.Steps, g.nOps, need)
+			prec.MaxEvents, prec.Replications, cfg.Workers, cfg.Steps, g.nOps, least)
 	}
-	e := Estimate{Workers: cfg.Workers}
+	if cfg.Estimates == nil {
+		return pr.estimate(g, &p, cfg, prec, least)
+	}
+	key := estimateKey{program: pr.digest(), p: p, target: prec.Target, replications: prec.Replications}
+	return cfg.Estimates.get(key, prec.MaxEvents, func() (Estimate, error) { return pr.estimate(g, &p, cfg, prec, least) })
+}
+
+// estimate is Estimate after its checks, on variant g of pr with the
+// resolved parameters p; least is the events the first stage needs at
+// least.
+func (pr *Program) estimate(g *program, pp *params, cfg Config, prec Precision, least int64) (Estimate, error) {
+	p := *pp
+	e := Estimate{Workers: cfg.Workers, maxEvents: prec.MaxEvents, bound: least}
 	var outs []Output
 	var stage int64 // events of the replications in outs
 	want := prec.Replications
@@ -205,7 +224,11 @@ func (pr *Program) Estimate(cfg Config, prec Precision) (Estimate, error) {
 			short = short || !o.TransientOK
 		}
 		perRep := float64(stage) / float64(len(outs))
+		if short && doublings < MaxDoublings && e.Events+2*stage > prec.MaxEvents {
+			e.boundHit = true // the bound, not the data, ends the doubling
+		}
 		if short && doublings < MaxDoublings && e.Events+2*stage <= prec.MaxEvents {
+			e.bound = max(e.bound, e.Events+2*stage)
 			cfg.Steps *= 2 // too short to leave the transient: all again, twice as long
 			p.steps = cfg.Steps
 			outs, stage = outs[:0], 0
@@ -226,7 +249,11 @@ func (pr *Program) Estimate(cfg Config, prec Precision) (Estimate, error) {
 		need := int(math.Ceil(float64(r) * (e.HalfWidth / prec.Target) * (e.HalfWidth / prec.Target)))
 		need = min(max(need, r+1), 2*r)
 		if affordable := r + int(float64(prec.MaxEvents-e.Events)/perRep); need > affordable {
-			need = affordable
+			need, e.boundHit = affordable, true
+		} else {
+			// The least bound that affords need (+1 event against the
+			// rounding of the division above).
+			e.bound = max(e.bound, e.Events+int64(math.Ceil(float64(need-r)*perRep))+1)
 		}
 		if need <= r {
 			e.Stop = fmt.Sprintf("max events %d reached at ±%.3g%%", prec.MaxEvents, 100*e.HalfWidth)

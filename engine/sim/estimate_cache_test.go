@@ -1,0 +1,99 @@
+package sim
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestEstimateCacheGivesTheUncachedAnswer: an estimate from the cache is
+// the one Estimate simulates without it, for a second caller with the
+// same bound, with a larger bound, from another compilation of the same
+// trace, and concurrently; a caller whose bound stops the estimate early,
+// another configuration or another trace is simulated anew.
+func TestEstimateCacheGivesTheUncachedAnswer(t *testing.T) {
+	t.Parallel()
+	tr := inceptionLike(10, 0.2, 1, 1)
+	pr, err := Compile(tr)
+	require.NoError(t, err)
+	cfg := Config{Workers: 4, Seed: 7}
+	want, err := pr.Estimate(cfg, Precision{})
+	require.NoError(t, err)
+	require.True(t, want.Converged)
+
+	c := NewEstimateCache()
+	cached := cfg
+	cached.Estimates = c
+	got, err := pr.Estimate(cached, Precision{})
+	require.NoError(t, err)
+	require.Equal(t, want, got)
+	require.Zero(t, c.Hits())
+
+	again, err := Compile(tr) // the same content, compiled again
+	require.NoError(t, err)
+	got, err = again.Estimate(cached, Precision{MaxEvents: 2 * DefaultMaxEvents})
+	require.NoError(t, err)
+	require.Equal(t, want.Samples, got.Samples)
+	require.Equal(t, want.Throughput, got.Throughput)
+	require.Equal(t, 1, c.Hits(), "a larger bound takes the same path")
+
+	// Concurrent callers of one key: one simulates, the others wait.
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e, err := pr.Estimate(cached, Precision{})
+			require.NoError(t, err)
+			require.Equal(t, want.Throughput, e.Throughput)
+		}()
+	}
+	wg.Wait()
+	require.Equal(t, 5, c.Hits())
+
+	// A bound that stops the estimate before it converges: simulated
+	// anew, and equal to the uncached estimate under that bound.
+	short := Precision{Target: 1e-5, MaxEvents: 3 * want.Events}
+	wantShort, err := pr.Estimate(cfg, short)
+	require.NoError(t, err)
+	require.False(t, wantShort.Converged)
+	gotShort, err := pr.Estimate(cached, short)
+	require.NoError(t, err)
+	require.Equal(t, wantShort, gotShort)
+	require.Equal(t, 5, c.Hits())
+
+	other := cached
+	other.Seed = 8
+	e, err := pr.Estimate(other, Precision{})
+	require.NoError(t, err)
+	require.NotEqual(t, want.Samples, e.Samples, "another seed, another estimate")
+	pr2, err := Compile(inceptionLike(10, 0.2, 1, 2))
+	require.NoError(t, err)
+	_, err = pr2.Estimate(cached, Precision{})
+	require.NoError(t, err)
+	require.Equal(t, 5, c.Hits(), "other configurations and traces are simulated")
+
+	got.Samples[0] = -1 // a caller's copy: the cache keeps its own
+	got, err = pr.Estimate(cached, Precision{})
+	require.NoError(t, err)
+	require.Equal(t, want.Samples, got.Samples)
+}
+
+// TestEstimateCacheBoundThreshold: the least bound recorded for a
+// converged estimate reproduces it without the cache, so every bound the
+// cache answers with it gives the same estimate.
+func TestEstimateCacheBoundThreshold(t *testing.T) {
+	t.Parallel()
+	pr, err := Compile(inceptionLike(10, 0.2, 1, 1))
+	require.NoError(t, err)
+	cfg := Config{Workers: 3, Seed: 3}
+	e, err := pr.Estimate(cfg, Precision{Target: 0.002})
+	require.NoError(t, err)
+	require.True(t, e.Converged, e.Stop)
+	require.False(t, e.boundHit)
+	require.Positive(t, e.bound)
+	at, err := pr.Estimate(cfg, Precision{Target: 0.002, MaxEvents: e.bound})
+	require.NoError(t, err)
+	require.Equal(t, e.Samples, at.Samples, "the recorded least bound takes the same path")
+}
