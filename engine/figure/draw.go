@@ -62,8 +62,15 @@ func glyphStyle(c color.Color, variant int) draw.GlyphStyle {
 	return draw.GlyphStyle{Color: c, Radius: vg.Points(2.8), Shape: shapes[variant%len(shapes)]}
 }
 
-// measuredMarks are a measurement's cross and its interval bars.
-func measuredMarks(c color.Color, pts []interval) (*errBars, *plotter.Scatter, error) {
+// measuredShapes are the marks of measured series by their mark index
+// (style.mark): a plain measurement is a cross; measurements of another
+// kind (a point its testbed did not judge, an operating mode) take the
+// next shapes, hollow, so they never read as the plain ones.
+var measuredShapes = []draw.GlyphDrawer{cross{}, draw.RingGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.PyramidGlyph{}}
+
+// measuredMarks are a measurement's mark (measuredShapes[mark]) and its
+// interval bars.
+func measuredMarks(c color.Color, pts []interval, mark int) (*errBars, *plotter.Scatter, error) {
 	xys := make(plotter.XYs, len(pts))
 	for i, p := range pts {
 		xys[i] = plotter.XY{X: p.x, Y: p.y}
@@ -72,7 +79,7 @@ func measuredMarks(c color.Color, pts []interval) (*errBars, *plotter.Scatter, e
 	if err != nil {
 		return nil, nil, err
 	}
-	sc.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(4), Shape: cross{}}
+	sc.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(4), Shape: measuredShapes[mark%len(measuredShapes)]}
 	return &errBars{pts: pts, line: draw.LineStyle{Color: c, Width: vg.Points(1)}, cap: vg.Points(5)}, sc, nil
 }
 
@@ -153,7 +160,7 @@ func (d *panelDrawing) curves(p *plot.Plot) error {
 		c := colourOf(v.colour)
 		pts := points(s, pos, shifts[s])
 		if s.measured() {
-			eb, sc, err := measuredMarks(c, pts)
+			eb, sc, err := measuredMarks(c, pts, v.mark)
 			if err != nil {
 				return err
 			}

@@ -60,9 +60,13 @@ func (b *legendBuilder) add(s *series, v style, th plot.Thumbnailer) {
 	if !b.seenWhat[v.what] {
 		b.seenWhat[v.what] = true
 		if s.measured() {
-			eb, sc, err := measuredMarks(ink, []interval{{}})
+			eb, sc, err := measuredMarks(ink, []interval{{}}, v.mark)
 			if err == nil {
-				b.styles = append(b.styles, entry{"measured", thumbs{eb, sc}})
+				label := "measured"
+				if v.what != "measured" {
+					label = "measured, " + v.what
+				}
+				b.styles = append(b.styles, entry{label, thumbs{eb, sc}})
 			}
 			return
 		}

@@ -170,8 +170,11 @@ func keys(ser []*series) map[*series]string {
 // (the legend can then list colours and variants apart).
 type style struct {
 	colour, variant int
-	grouped         bool
-	key, what       string // the colour key and the style key when grouped
+	// mark indexes measuredShapes for a measured series: 0 for a plain
+	// measurement, then one per other style key in order of appearance.
+	mark      int
+	grouped   bool
+	key, what string // the colour key and the style key when grouped
 }
 
 // styles assigns colours by colour key in order of first appearance. A
@@ -182,7 +185,7 @@ type style struct {
 func styles(ser []*series) map[*series]style {
 	out := map[*series]style{}
 	ks := keys(ser)
-	colour, variant := map[string]int{}, map[string]int{}
+	colour, variant, mark := map[string]int{}, map[string]int{}, map[string]int{"measured": 0}
 	for _, s := range ser {
 		k := ks[s]
 		c, ok := colour[k]
@@ -202,6 +205,14 @@ func styles(ser []*series) map[*series]style {
 				variant[what] = v
 			}
 			st = style{colour: c, variant: v, grouped: true, key: k, what: what}
+			if s.measured() {
+				m, ok := mark[what]
+				if !ok {
+					m = len(mark)
+					mark[what] = m
+				}
+				st.mark = m
+			}
 		}
 		out[s] = st
 	}
