@@ -9,23 +9,26 @@ import (
 	"pslab/engine/dataset"
 )
 
-// TestPointVerdicts reads the per-point verdicts of a configuration
+// TestReadPoints reads the per-point judgements of a configuration
 // measured under accounting version 3 (datasets/testbed-v3): W = 1..6 of
 // alexnet-b1024-mux hold, W = 7 fails on retransmissions in its 2× runs;
-// the stretched rows (dilation 2) are not points of their own.
-func TestPointVerdicts(t *testing.T) {
+// the stretched rows (dilation 2) are not points of their own. Each
+// point carries its interval over repetitions.
+func TestReadPoints(t *testing.T) {
 	t.Parallel()
 	tab, err := dataset.ReadAny(filepath.Join("..", "..", "datasets", "testbed-v3", "alexnet-b1024-mux", PointsFile), dataset.Allocator)
 	require.NoError(t, err)
-	v, err := pointVerdicts(tab)
+	v, err := ReadPoints(tab)
 	require.NoError(t, err)
 	require.Len(t, v, 7)
 	for w := 1; w <= 6; w++ {
-		require.Equal(t, VerdictHolds, v[w], "W = %d", w)
+		require.True(t, v[w].Holds(), "W = %d", w)
+		require.Greater(t, v[w].Repetitions, 1, "W = %d", w)
+		require.True(t, v[w].CI > 0 && v[w].CI <= 0.03, "W = %d: ±%v", w, v[w].CI)
 	}
-	require.Equal(t, "fails", v[7])
+	require.Equal(t, "fails", v[7].Verdict)
 
 	bad := dataset.NewTable(dataset.MeasurementSchema, dataset.Provenance{})
-	_, err = pointVerdicts(bad)
+	_, err = ReadPoints(bad)
 	require.ErrorContains(t, err, `column "dilation"`)
 }

@@ -35,11 +35,11 @@ type Config struct {
 	BytesScale, DeviceSpeed float64
 	// MeasTable, Phases and Steps are the tables as read.
 	MeasTable, Phases, Steps *dataset.Table
-	// Verdicts is each unstretched point's verdict by W (VerdictHolds,
-	// "fails", "unjudged") from points.arrow, accounting version 3 on;
-	// nil for an older directory, which testbed.acct.host_limited judges
-	// as a whole.
-	Verdicts map[int]string
+	// Points is each unstretched point's judgement by W (its verdict,
+	// interval over repetitions and modes) from points.arrow, accounting
+	// version 3 on; nil for an older directory, which
+	// testbed.acct.host_limited judges as a whole.
+	Points map[int]Point
 }
 
 // Load reads the testbed configuration directory of input name: its
@@ -82,7 +82,7 @@ func Load(env *experiment.Env, name string) (*Config, error) {
 		if err != nil {
 			return nil, err
 		}
-		if c.Verdicts, err = pointVerdicts(pt); err != nil {
+		if c.Points, err = ReadPoints(pt); err != nil {
 			return nil, fail("%v", err)
 		}
 	}

@@ -25,7 +25,7 @@ func accuracyRow(res *experiment.Result, source, config string, model predict.Mo
 // testbed configuration c, in res's accuracy table, with c's
 // compute/communication ratio (predict.CommRatio of its 1-worker trace at
 // its bandwidth) and its accounting verdict: each point's own
-// (measured.Config.Verdicts, accounting version 3 on) where the directory
+// (measured.Config.Points, accounting version 3 on) where the directory
 // has one, else the configuration's inBudget. cynthia-bsp is predict's
 // Cynthia under BSP; models pslab predict does not run (mva-hybrid-wire,
 // simulator-processor) are left out.
@@ -52,8 +52,8 @@ func tbaAccuracy(res *experiment.Result, c *measured.Config, rs []tbaResult, inB
 		}
 		for i, w := range r.workers {
 			ok := inBudget
-			if c.Verdicts != nil {
-				ok = c.Verdicts[w] == measured.VerdictHolds
+			if c.Points != nil {
+				ok = c.Points[w].Holds()
 			}
 			if err := accuracyRow(res, "beyond-testbed-accuracy", c.Name, m, c.Sync, w, ratio, r.pred[i], meas[w], ok); err != nil {
 				return err

@@ -3,9 +3,7 @@ package icpe20
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
-	"strings"
 
 	"pslab/engine/dataset"
 	"pslab/engine/experiment"
@@ -34,7 +32,9 @@ type tputSettings struct {
 	BandwidthGbps float64 `toml:"bandwidth_gbps"`
 	// WindowMB is the HTTP/2 flow-control window WIN, 10⁶ bytes.
 	WindowMB float64 `toml:"window_mb"`
-	// Steps is the number of simulated steps per worker N (0 → 1000).
+	// Steps is the number of simulated steps per worker N (0 → 1000); with
+	// estimate = "converged" each replication's initial length (0 →
+	// sim.InitialSteps(W)).
 	Steps int
 	// OverheadOn is what the simulator's parsing overhead occupies:
 	// "receive-threads" (default; a delay, as the trace records it) or
@@ -101,6 +101,15 @@ type tputCase struct {
 	// (dataset.MeasurementSchema); empty means the experiment's input
 	// "measured", if any.
 	Measured string
+	// Points names an input holding the testbed's judgement of the same
+	// measurements (a points.arrow, accounting version 3 on): each point's
+	// 95% interval over repetitions, operating modes and verdict. With it
+	// the errors are intervals and the paper's claims are judged on the
+	// points that hold only (measured.Point).
+	Points string
+	// Modes names an input holding the operating modes of those points
+	// (a modes.arrow): each is drawn as a point of its own.
+	Modes string
 }
 
 // tputCompare asks for the ratio of two cases' simulated curves.
@@ -259,99 +268,6 @@ func icpe20Throughput(ctx context.Context, env *experiment.Env) (*experiment.Res
 		return res, p.emitReported(env, res)
 	}
 	return res, p.compare(env, res, curves, ws)
-}
-
-// check validates the parameters and fills the cases' settings.
-func (p *tputParams) check(env *experiment.Env) error {
-	switch {
-	case p.Estimate != "paper" && p.Estimate != "converged":
-		return env.Errorf("estimate", "estimate %q (want paper or converged)", p.Estimate)
-	case p.Estimate == "converged" && slices.Contains(p.Series, "events"):
-		return env.Errorf("estimate", "the events series counts one paper-procedure run; use estimate = \"paper\"")
-	case math.IsNaN(p.Precision) || p.Precision < 0 || p.Precision > sim.MaxTarget:
-		return env.Errorf("precision", "precision %v: want a relative half-width in (0, %g] (0: %g)", p.Precision, sim.MaxTarget, sim.DefaultTarget)
-	case p.Estimate == "converged" && p.Warmup != 0:
-		return env.Errorf("warmup", "warmup applies to estimate = \"paper\"; the converged estimate deletes its transient by MSER-5")
-	}
-	for _, s := range p.Series {
-		if !slices.Contains(tputSeriesKeys, s) {
-			return env.Errorf("series", "unknown series %q (want %v)", s, tputSeriesKeys)
-		}
-	}
-	if len(p.Series) == 0 || (slices.Contains(p.Series, "events") && len(p.Series) > 1) {
-		return env.Errorf("series", "series %v: name at least one, and events only alone (it is a bar chart)", p.Series)
-	}
-	if _, ok := tputLinVariants[p.LinVariant]; !ok {
-		return env.Errorf("lin_variant", "unknown MVA variant %q (want exact, approximate or hybrid)", p.LinVariant)
-	}
-	for _, f := range []struct {
-		key string
-		v   float64
-	}{{"alpha_ns_per_byte", p.AlphaNsPerByte}, {"beta_us", p.BetaUs}, {"jitter", p.Jitter}, {"update_ns_per_byte", p.UpdateNsPerByte}} {
-		if !(f.v >= 0) || math.IsInf(f.v, 0) {
-			return env.Errorf(f.key, "%v: need a finite value ≥ 0", f.v)
-		}
-	}
-	if !(p.KneeEpsilon > 0) || p.KneeEpsilon >= 1 {
-		return env.Errorf("knee_epsilon", "%v: need 0 < ε < 1", p.KneeEpsilon)
-	}
-	if p.Steps == 0 {
-		p.Steps = sim.DefaultSteps
-	}
-	if p.Warmup < 0 || p.ProfileSteps < 0 || p.ExtrapolateSteps < 1 {
-		return env.Errorf("warmup", "warmup %d, profile_steps %d, extrapolate_steps %d: need ≥ 0 (extrapolate ≥ 1)", p.Warmup, p.ProfileSteps, p.ExtrapolateSteps)
-	}
-	if len(p.Cases) == 0 {
-		return env.Errorf("case", "no [[params.case]]")
-	}
-	seen := map[string]bool{}
-	for i := range p.Cases {
-		c := &p.Cases[i]
-		c.tputSettings = c.tputSettings.inherit(p.tputSettings)
-		if c.ID == "" || strings.ContainsAny(c.ID, " .") || seen[c.ID] {
-			return env.Errorf("case", "case %d: id %q must be set, unique, without spaces or dots", i+1, c.ID)
-		}
-		seen[c.ID] = true
-		if c.Label == "" {
-			c.Label = c.ID
-		}
-		if (c.Model == "") == (c.Trace == "") {
-			return env.Errorf("case", "case %q: set exactly one of model (a layer profile) or trace (a recorded trace)", c.ID)
-		}
-		if c.Batch < 1 {
-			return env.Errorf("case", "case %q: batch %d < 1 example", c.ID, c.Batch)
-		}
-		if _, err := sim.ParseMode(c.Transport); err != nil {
-			return env.Errorf("transport", "case %q: %v", c.ID, err)
-		}
-		if _, err := sim.ParseOrder(c.Order); err != nil {
-			return env.Errorf("order", "case %q: %v", c.ID, err)
-		}
-		if _, err := sim.ParseOverheadPlacement(c.OverheadOn); err != nil {
-			return env.Errorf("overhead_on", "case %q: %v", c.ID, err)
-		}
-		if c.Steps < 1 {
-			return env.Errorf("steps", "case %q: %d simulated steps per worker, need ≥ 1", c.ID, c.Steps)
-		}
-		if c.Servers < 1 || !(c.DeviceSpeed > 0) || !(c.BandwidthGbps > 0) || !(c.WindowMB >= 0) {
-			return env.Errorf("case", "case %q: servers %d, device_speed %v, bandwidth_gbps %v, window_mb %v: need ≥ 1, > 0, > 0, ≥ 0", c.ID, c.Servers, c.DeviceSpeed, c.BandwidthGbps, c.WindowMB)
-		}
-		if c.Series == nil {
-			c.Series = p.Series
-		}
-		for _, s := range c.Series {
-			if !slices.Contains(tputSeriesKeys, s) || (s == "events") != slices.Contains(p.Series, "events") {
-				return env.Errorf("series", "case %q: series %q (want %v, events only for the whole experiment)", c.ID, s, tputSeriesKeys)
-			}
-		}
-		if c.Servers > 1 && slices.Contains(c.Series, "lin") {
-			return env.Errorf("series", "case %q: Lin et al. is computed from a 1-PS profile only (%d PS)", c.ID, c.Servers)
-		}
-		if c.MeasuredModel == "" {
-			c.MeasuredModel = c.Model
-		}
-	}
-	return nil
 }
 
 // run gets the case's 1-worker trace (tr, if checkWork read it) and

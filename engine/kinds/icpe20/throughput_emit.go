@@ -43,6 +43,14 @@ func (p *tputParams) emit(env *experiment.Env, res *experiment.Result, cv *tputC
 				if !e.Converged {
 					res.Note("%s, W = %d: not converged (%s)", name, w, e.Stop)
 				}
+				if len(e.Modes) > 0 {
+					parts := make([]string, len(e.Modes))
+					for k, m := range e.Modes {
+						parts[k] = fmt.Sprintf("%.4g [%.4g, %.4g] examples/s in %.0f%% [%.0f%%, %.0f%%]", m.Throughput, m.Lo, m.Hi,
+							100*m.Frequency, 100*m.FrequencyLo, 100*m.FrequencyHi)
+					}
+					res.Note("%s, W = %d: %d replications settle in operating modes: %s", name, w, e.Replications, strings.Join(parts, "; "))
+				}
 			case ok:
 				res.PointError(name, "icpe20-simulator", dataset.Derived, float64(w), cv.sim[i], r)
 			default:
@@ -55,6 +63,12 @@ func (p *tputParams) emit(env *experiment.Env, res *experiment.Result, cv *tputC
 		peak := slices.Max(cv.sim)
 		res.Metric("peak."+id, peak)
 		res.Metric("peak_over_bound."+id, peak/cv.bound)
+		if cv.est != nil {
+			// A converged peak at a saturated link lies within its interval
+			// of the bound, on either side: the lower end of its 95%
+			// interval is what the bound must not lie below.
+			res.Metric("peak_lo_over_bound."+id, cv.est[slices.Index(cv.sim, peak)].Lo/cv.bound)
+		}
 		if ws[0] == 1 {
 			res.Metric("x1_over_profile."+id, cv.sim[0]/(float64(c.Batch)/co.Step))
 		}

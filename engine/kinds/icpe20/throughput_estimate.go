@@ -17,11 +17,7 @@ import (
 func (p *tputParams) estimate(env *experiment.Env, c *tputCase, tr *trace.Trace, cfg sim.Config, ws []int, cv *tputCurve) error {
 	var least float64
 	for _, w := range ws {
-		steps := cfg.Steps
-		if steps <= 0 {
-			steps = sim.InitialSteps(w)
-		}
-		least += float64(sim.DefaultReplications) * experiment.SimEvents(len(tr.Steps[0].Ops), steps, w)
+		least += float64(sim.DefaultReplications) * experiment.SimEvents(len(tr.Steps[0].Ops), convergedSteps(cfg.Steps, w), w)
 	}
 	share := env.EventLimit()
 	if admitted := env.Charged().Events; admitted > 0 {
@@ -32,6 +28,7 @@ func (p *tputParams) estimate(env *experiment.Env, c *tputCase, tr *trace.Trace,
 		return fmt.Errorf("case %q: %w", c.ID, err)
 	}
 	cfg.Warmup = 0
+	cfg.Estimates = env.Estimates() // shared with the run's other experiments
 	prec := sim.Precision{Target: p.Precision, MaxEvents: max(int64(share), 1)}
 	if cv.est, err = pr.EstimateSweep(cfg, prec, ws); err != nil {
 		return fmt.Errorf("case %q: %w", c.ID, err)

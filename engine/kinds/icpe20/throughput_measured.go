@@ -6,6 +6,7 @@ import (
 
 	"pslab/engine/dataset"
 	"pslab/engine/experiment"
+	"pslab/engine/measured"
 	"pslab/engine/predict"
 )
 
@@ -65,9 +66,26 @@ var (
 	orderName     = map[string]string{"fifo": "default", "tic": "tic", "reverse-tic": "reverse", "random": "random"}
 )
 
-// measPoint is a measured throughput and its standard deviation,
-// examples/s.
-type measPoint struct{ tput, std float64 }
+// measPoint is a measured throughput and its standard deviation over
+// repetitions, examples/s, and the testbed's judgement of it (a zero
+// Verdict without a points input).
+type measPoint struct {
+	tput, std float64
+	pt        measured.Point
+	modes     []measured.Mode // its operating modes (a modes input), if any
+}
+
+// judged reports whether the point can judge a model: it holds its
+// testbed judgement, or there is none to hold.
+func (m measPoint) judged() bool { return m.pt.Verdict == "" || m.pt.Holds() }
+
+// ci is the relative 95% half-width of the measurement, 0 when unknown.
+func (m measPoint) ci() float64 {
+	if m.pt.CI >= 0 {
+		return m.pt.CI
+	}
+	return 0
+}
 
 // loadMeasured reads the measurements of a case: its input case.measured,
 // or the experiment's input "measured" (dataset.MeasurementSchema), rows
@@ -106,7 +124,45 @@ func loadMeasured(env *experiment.Env, c *tputCase, cache map[string]*dataset.Ta
 		if !(tput[i] > 0) {
 			return nil, fmt.Errorf("measured: row %d (%s, %d workers): throughput %v examples/s; a relative error needs > 0", i, c.MeasuredModel, w, tput[i])
 		}
-		out[w] = measPoint{tput[i], std[i]}
+		out[w] = measPoint{tput: tput[i], std: std[i]}
+	}
+	if c.Points == "" {
+		return out, nil
+	}
+	pt, err := env.Input(c.Points, nil)
+	if err != nil {
+		return nil, err
+	}
+	points, err := measured.ReadPoints(pt)
+	if err != nil {
+		return nil, env.Spec.Errorf([]string{"inputs", c.Points}, "input %q: %v", c.Points, err)
+	}
+	for w, m := range out {
+		j, ok := points[w]
+		if !ok {
+			return nil, env.Spec.Errorf([]string{"inputs", c.Points}, "input %q has no point for W = %d of case %q", c.Points, w, c.ID)
+		}
+		m.pt = j
+		out[w] = m
+	}
+	if c.Modes == "" {
+		return out, nil
+	}
+	mdt, err := env.Input(c.Modes, nil)
+	if err != nil {
+		return nil, err
+	}
+	modes, err := measured.ReadModes(mdt)
+	if err != nil {
+		return nil, env.Spec.Errorf([]string{"inputs", c.Modes}, "input %q: %v", c.Modes, err)
+	}
+	for w, ms := range modes {
+		m, ok := out[w]
+		if !ok {
+			return nil, env.Spec.Errorf([]string{"inputs", c.Modes}, "input %q has modes for W = %d, which case %q did not measure", c.Modes, w, c.ID)
+		}
+		m.modes = ms
+		out[w] = m
 	}
 	return out, nil
 }
@@ -121,9 +177,13 @@ func (cv *tputCurve) relErr(w int, pred float64) (float64, bool) {
 }
 
 // errStats are the max and mean |relative error| in percent over the
-// measured worker counts, and their number.
+// measured worker counts that can judge a model (measPoint.judged), and
+// their number.
 func (cv *tputCurve) errStats(ws []int, y []float64) (worst, mean float64, n int) {
 	for i, w := range ws {
+		if !cv.meas[w].judged() {
+			continue
+		}
 		if r, ok := cv.relErr(w, y[i]); ok {
 			e := 100 * math.Abs(r)
 			worst, mean, n = math.Max(worst, e), mean+e, n+1
@@ -136,14 +196,19 @@ func (cv *tputCurve) errStats(ws []int, y []float64) (worst, mean float64, n int
 }
 
 // emitMeasured draws a case's measurements (error bars: ± one standard
-// deviation over repetitions) and records, in percent of |pred − meas|/meas
-// over the measured W: error.max.<id>, error.mean.<id> and error.points.<id>
+// deviation over repetitions; with a points input the 95% interval over
+// repetitions, the points that do not hold their testbed judgement as a
+// series of their own, and each operating mode of a modes input) and
+// records, in percent of |pred − meas|/meas over the measured W that can
+// judge a model (measPoint.judged; with a points input also
+// measured.judged.<id> and measured.unjudged.<id>, how many do and do
+// not): error.max.<id>, error.mean.<id> and error.points.<id>
 // for the simulator; error_<model>.max/mean.<id> for each coarse model,
 // drawn or not (lin with 1 PS, cynthia, cynthia_halved); with input "error_bounds" and
 // params.figure, error.excess.<id>, the largest simulator error minus the
 // paper's version-000 bound for (panel, W) in percentage points (≤ 0 when
-// every point meets it), and error.violations.<id>, the points that miss
-// it; sim_advantage_<model>.<id>, the coarse model's mean error minus the
+// every point meets it) with its 95% interval (errInterval), and
+// error.violations.<id>, the points that miss it; sim_advantage_<model>.<id>, the coarse model's mean error minus the
 // simulator's (percentage points, > 0 when the simulator is closer to the
 // measurements); knee_measured.<id> when every W is measured; and
 // cynthia_over_measured_max.<id>, the largest Cynthia/measured ratio
@@ -157,11 +222,44 @@ func (p *tputParams) emitMeasured(env *experiment.Env, res *experiment.Result, c
 	}
 	c, id := cv.c, cv.c.ID
 	var my []float64
+	judged := 0.0
 	for _, w := range ws {
-		if m, ok := cv.meas[w]; ok {
-			res.PointRange(c.Label, "measurement", dataset.Measured, float64(w), m.tput, m.tput-m.std, m.tput+m.std)
-			my = append(my, m.tput)
+		m, ok := cv.meas[w]
+		if !ok {
+			continue
 		}
+		switch {
+		case m.pt.Verdict == "":
+			res.PointRange(c.Label, "measurement", dataset.Measured, float64(w), m.tput, m.tput-m.std, m.tput+m.std)
+		case m.pt.Holds():
+			h := m.ci() * m.tput
+			res.PointRange(c.Label, "measurement", dataset.Measured, float64(w), m.tput, m.tput-h, m.tput+h)
+		default:
+			h := m.ci() * m.tput
+			res.PointRange(c.Label+": "+m.pt.Verdict, "measurement", dataset.Measured, float64(w), m.tput, m.tput-h, m.tput+h)
+			res.Note("%s: measured W = %d: testbed verdict %q (points.arrow), drawn apart, judges no model", c.Label, w, m.pt.Verdict)
+		}
+		if m.pt.Modes > 1 {
+			res.Note("%s: measured W = %d settles in %d operating modes over %d repetitions (modes.arrow); the models are judged against their mixture's mean", c.Label, w, m.pt.Modes, m.pt.Repetitions)
+		}
+		for k, md := range m.modes {
+			h := 0.0
+			if md.CI >= 0 {
+				h = md.CI * md.Throughput
+			}
+			res.PointRange(c.Label+": operating modes", "measurement", dataset.Measured, float64(w), md.Throughput, md.Throughput-h, md.Throughput+h)
+			res.Note("%s: measured W = %d mode %d: %.4g examples/s in %.0f%% of the runs, step-start synchrony %.2f", c.Label, w, k, md.Throughput, 100*md.Frequency, md.Synchrony)
+		}
+		my = append(my, m.tput)
+		if m.pt.Verdict != "" {
+			judged += b2f(m.judged())
+		}
+	}
+	if c.Points != "" {
+		// How many measured points hold their testbed judgement: the
+		// claims below are judged on those only.
+		res.Metric("measured.judged."+id, judged)
+		res.Metric("measured.unjudged."+id, float64(len(my))-judged)
 	}
 	if len(my) == len(ws) {
 		k, _ := predict.Knee(ws, my, p.KneeEpsilon)
@@ -201,26 +299,71 @@ func (p *tputParams) emitMeasured(env *experiment.Env, res *experiment.Result, c
 	if bt == nil {
 		return nil
 	}
-	excess, violations := math.Inf(-1), 0
+	excess, lo, hi, violations := math.Inf(-1), math.Inf(-1), math.Inf(-1), 0
 	for i, w := range ws {
-		r, ok := cv.relErr(w, cv.sim[i])
-		if !ok {
+		m, ok := cv.meas[w]
+		if !ok || !m.judged() {
 			continue
 		}
 		b, ok := boundFor(bt, p.Figure, c.Panel, w)
 		if !ok {
 			return env.Errorf("figure", "error_bounds has no version-%s bound for Fig. %d", boundVersion, p.Figure)
 		}
-		e := 100 * math.Abs(r)
-		excess = math.Max(excess, e-b.pct)
-		if !b.holds(e) {
+		ie := cv.errInterval(i, w)
+		e, eLo, eHi := ie.abs()
+		excess, lo, hi = math.Max(excess, 100*e-b.pct), math.Max(lo, 100*eLo-b.pct), math.Max(hi, 100*eHi-b.pct)
+		if !b.holds(100 * e) {
 			violations++
-			res.Note("%s: W = %d error %.1f%% misses the paper's bound %.3g%% (Fig. %d%s)", c.Label, w, e, b.pct, p.Figure, c.Panel)
+			ci := ""
+			if eLo < e || eHi > e {
+				ci = fmt.Sprintf(" [%.1f%%, %.1f%%]", 100*eLo, 100*eHi)
+			}
+			res.Note("%s: W = %d error %.1f%%%s misses the paper's bound %.3g%% (Fig. %d%s)", c.Label, w, 100*e, ci, b.pct, p.Figure, c.Panel)
 		}
 	}
-	res.Metric("error.excess."+id, excess)
+	if cv.est != nil || c.Points != "" {
+		res.MetricInterval("error.excess."+id, excess, lo, hi)
+	} else {
+		res.Metric("error.excess."+id, excess) // no interval to judge on
+	}
 	res.Metric("error.violations."+id, float64(violations))
 	return nil
+}
+
+// relInterval is a signed relative error (pred − meas)/meas and its
+// approximate 95% interval [lo, hi].
+type relInterval struct{ e, lo, hi float64 }
+
+// errInterval is the simulator's relative error at sweep index i (W = w)
+// with its 95% interval. The ratio r = pred/meas of two independent
+// estimates with relative 95% half-widths h_p (the converged estimate's,
+// 0 for the paper procedure) and h_m (the measurement's over
+// repetitions, 0 when unknown) has the relative half-width
+// h = √(h_p² + h_m²) to first order, so the error lies in
+// [r(1 − h) − 1, r(1 + h) − 1].
+func (cv *tputCurve) errInterval(i, w int) relInterval {
+	m := cv.meas[w]
+	e, _ := cv.relErr(w, cv.sim[i])
+	r := cv.sim[i] / m.tput
+	hp := 0.0
+	if cv.est != nil {
+		hp = cv.est[i].HalfWidth
+	}
+	h := math.Hypot(hp, m.ci())
+	if h == 0 {
+		return relInterval{e: e, lo: e, hi: e}
+	}
+	return relInterval{e: e, lo: min(e, r*(1-h)-1), hi: max(e, r*(1+h)-1)}
+}
+
+// abs is |e| and the interval of |e|: [0, max] when the interval of e
+// contains 0.
+func (ri relInterval) abs() (e, lo, hi float64) {
+	e, lo, hi = math.Abs(ri.e), math.Abs(ri.lo), math.Abs(ri.hi)
+	if ri.lo <= 0 && ri.hi >= 0 {
+		return e, 0, math.Max(lo, hi)
+	}
+	return e, math.Min(lo, hi), math.Max(lo, hi)
 }
 
 // errorBoundsTable reads input "error_bounds" (nil without it).

@@ -65,11 +65,13 @@ func (p *tputParams) checkWork(env *experiment.Env, ws []int, cache map[string]*
 		if !slices.Contains(c.Series, "simulator") && !slices.Contains(c.Series, "events") {
 			continue
 		}
-		e := experiment.SimEvents(int(ops), c.Steps, ws...)
 		if p.Estimate == "converged" {
-			e *= sim.DefaultReplications // the least a converged estimate runs
+			for _, w := range ws { // the least a converged estimate runs
+				events += sim.DefaultReplications * experiment.SimEvents(int(ops), convergedSteps(c.Steps, w), w)
+			}
+			continue
 		}
-		events += e
+		events += experiment.SimEvents(int(ops), c.Steps, ws...)
 	}
 	rows += 8*float64(len(p.Compare)) + 2*float64(len(p.Reported)) + float64(len(p.Notes)) + 2
 	what := fmt.Sprintf("icpe20-throughput: %d cases × %d worker counts", len(p.Cases), len(ws))
@@ -89,4 +91,13 @@ func tputTraceOps(tr *trace.Trace) int {
 		n += len(st.Ops)
 	}
 	return n
+}
+
+// convergedSteps is a converged estimate's initial replication length at
+// W workers: steps, or sim.InitialSteps(W) when steps is 0.
+func convergedSteps(steps, w int) int {
+	if steps > 0 {
+		return steps
+	}
+	return sim.InitialSteps(w)
 }
