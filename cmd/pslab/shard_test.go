@@ -126,6 +126,9 @@ func runShards(t *testing.T, r string, n int, extra ...string) string {
 }
 
 func TestMergeRefusesForeignShards(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs every shard of a run (make test runs it)")
+	}
 	t.Parallel()
 	r := scratchRoot(t)
 	base := runShards(t, r, 2)

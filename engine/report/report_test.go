@@ -24,6 +24,9 @@ const repoRoot = "../.."
 // one page per experiment and dataset. Under -short it builds once and
 // checks the pages only.
 func TestBuildByteStable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the whole report twice (make test runs it)")
+	}
 	t.Parallel()
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")

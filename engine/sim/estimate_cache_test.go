@@ -14,10 +14,10 @@ import (
 // another configuration or another trace is simulated anew.
 func TestEstimateCacheGivesTheUncachedAnswer(t *testing.T) {
 	t.Parallel()
-	tr := inceptionLike(10, 0.2, 1, 1)
+	tr := zooTrace(t, "alexnet", 10, 0.2, 0, 1)
 	pr, err := Compile(tr)
 	require.NoError(t, err)
-	cfg := Config{Workers: 4, Seed: 7}
+	cfg := Config{Workers: 2, Seed: 7, Link: Link{Mode: WholeStream}}
 	want, err := pr.Estimate(cfg, Precision{})
 	require.NoError(t, err)
 	require.True(t, want.Converged)
@@ -68,7 +68,7 @@ func TestEstimateCacheGivesTheUncachedAnswer(t *testing.T) {
 	e, err := pr.Estimate(other, Precision{})
 	require.NoError(t, err)
 	require.NotEqual(t, want.Samples, e.Samples, "another seed, another estimate")
-	pr2, err := Compile(inceptionLike(10, 0.2, 1, 2))
+	pr2, err := Compile(zooTrace(t, "alexnet", 10, 0.3, 0, 1))
 	require.NoError(t, err)
 	_, err = pr2.Estimate(cached, Precision{})
 	require.NoError(t, err)
@@ -85,13 +85,14 @@ func TestEstimateCacheGivesTheUncachedAnswer(t *testing.T) {
 // cache answers with it gives the same estimate.
 func TestEstimateCacheBoundThreshold(t *testing.T) {
 	t.Parallel()
-	pr, err := Compile(inceptionLike(10, 0.2, 1, 1))
+	pr, err := Compile(zooTrace(t, "alexnet", 10, 0.2, 0, 1))
 	require.NoError(t, err)
-	cfg := Config{Workers: 3, Seed: 3}
+	cfg := Config{Workers: 2, Seed: 3, Link: Link{Mode: WholeStream}}
 	e, err := pr.Estimate(cfg, Precision{Target: 0.002})
 	require.NoError(t, err)
 	require.True(t, e.Converged, e.Stop)
 	require.False(t, e.boundHit)
+	require.Greater(t, e.Replications, DefaultReplications, "the bound afforded added replications")
 	require.Positive(t, e.bound)
 	at, err := pr.Estimate(cfg, Precision{Target: 0.002, MaxEvents: e.bound})
 	require.NoError(t, err)

@@ -47,6 +47,9 @@ func TestStretchOrder(t *testing.T) {
 // recorded with its dilation, and the stretched point is judged against
 // the unstretched one.
 func TestSmokeLoopbackRepetitionsAndDilation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: real processes over loopback, with stretched runs (make test runs it)")
+	}
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()

@@ -40,6 +40,9 @@ var roundTripConfig = loopbackToyConfig("rt", "1, 2", 30, 20, 20)
 // slows both sides alike (the throughput run, minutes apart from the
 // profile, measured 2577 examples/s against 4233 simulated under load).
 func TestRoundTripTestbedTimelineImportSimulate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: a real testbed run, import and simulation (make test runs it)")
+	}
 	t.Parallel()
 	root := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(root, "c.toml"), []byte(roundTripConfig), 0o644))
