@@ -2,7 +2,9 @@ package icpe20
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 
 	"pslab/engine/dataset"
 	"pslab/engine/experiment"
@@ -137,7 +139,8 @@ func loadMeasured(env *experiment.Env, c *tputCase, cache map[string]*dataset.Ta
 	if err != nil {
 		return nil, env.Spec.Errorf([]string{"inputs", c.Points}, "input %q: %v", c.Points, err)
 	}
-	for w, m := range out {
+	for _, w := range slices.Sorted(maps.Keys(out)) { // the first missing W, always the same
+		m := out[w]
 		j, ok := points[w]
 		if !ok {
 			return nil, env.Spec.Errorf([]string{"inputs", c.Points}, "input %q has no point for W = %d of case %q", c.Points, w, c.ID)
@@ -156,7 +159,8 @@ func loadMeasured(env *experiment.Env, c *tputCase, cache map[string]*dataset.Ta
 	if err != nil {
 		return nil, env.Spec.Errorf([]string{"inputs", c.Modes}, "input %q: %v", c.Modes, err)
 	}
-	for w, ms := range modes {
+	for _, w := range slices.Sorted(maps.Keys(modes)) {
+		ms := modes[w]
 		m, ok := out[w]
 		if !ok {
 			return nil, env.Spec.Errorf([]string{"inputs", c.Modes}, "input %q has modes for W = %d, which case %q did not measure", c.Modes, w, c.ID)
@@ -208,7 +212,8 @@ func (cv *tputCurve) errStats(ws []int, y []float64) (worst, mean float64, n int
 // params.figure, error.excess.<id>, the largest simulator error minus the
 // paper's version-000 bound for (panel, W) in percentage points (≤ 0 when
 // every point meets it) with its 95% interval (errInterval), and
-// error.violations.<id>, the points that miss it; sim_advantage_<model>.<id>, the coarse model's mean error minus the
+// error.violations.<id>, the points that miss it;
+// sim_advantage_<model>.<id>, the coarse model's mean error minus the
 // simulator's (percentage points, > 0 when the simulator is closer to the
 // measurements); knee_measured.<id> when every W is measured; and
 // cynthia_over_measured_max.<id>, the largest Cynthia/measured ratio
