@@ -41,15 +41,9 @@ func (p Point) Holds() bool { return p.Verdict == VerdictHolds }
 // ci95_rel (float64) and verdict (string); a negative ci95_rel is
 // undefined.
 func ReadPoints(t *dataset.Table) (map[int]Point, error) {
-	for _, c := range []struct {
-		name string
-		typ  dataset.Type
-	}{{"workers", dataset.Int64}, {"dilation", dataset.Float64}, {"verdict", dataset.String},
-		{"repetitions", dataset.Int64}, {"modes", dataset.Int64}, {"ci95_rel", dataset.Float64}} {
-		i := t.Schema.Index(c.name)
-		if i < 0 || t.Schema.Columns[i].Type != c.typ {
-			return nil, fmt.Errorf("%s: no %s column %q", PointsFile, c.typ, c.name)
-		}
+	if err := requireColumns(t, PointsFile, []column{{"workers", dataset.Int64}, {"dilation", dataset.Float64}, {"verdict", dataset.String},
+		{"repetitions", dataset.Int64}, {"modes", dataset.Int64}, {"ci95_rel", dataset.Float64}}); err != nil {
+		return nil, err
 	}
 	out := map[int]Point{}
 	ws, ds, vs := t.Ints("workers"), t.Floats("dilation"), t.Strings("verdict")
@@ -93,15 +87,9 @@ type Mode struct {
 // (int64), dilation, throughput, frequency, ci95_rel and synchrony
 // (float64); negative ci95_rel and synchrony are undefined.
 func ReadModes(t *dataset.Table) (map[int][]Mode, error) {
-	for _, c := range []struct {
-		name string
-		typ  dataset.Type
-	}{{"workers", dataset.Int64}, {"mode", dataset.Int64}, {"dilation", dataset.Float64}, {"throughput", dataset.Float64},
-		{"frequency", dataset.Float64}, {"ci95_rel", dataset.Float64}, {"synchrony", dataset.Float64}} {
-		i := t.Schema.Index(c.name)
-		if i < 0 || t.Schema.Columns[i].Type != c.typ {
-			return nil, fmt.Errorf("%s: no %s column %q", ModesFile, c.typ, c.name)
-		}
+	if err := requireColumns(t, ModesFile, []column{{"workers", dataset.Int64}, {"mode", dataset.Int64}, {"dilation", dataset.Float64},
+		{"throughput", dataset.Float64}, {"frequency", dataset.Float64}, {"ci95_rel", dataset.Float64}, {"synchrony", dataset.Float64}}); err != nil {
+		return nil, err
 	}
 	out := map[int][]Mode{}
 	ws, idx, ds := t.Ints("workers"), t.Ints("mode"), t.Floats("dilation")
@@ -124,4 +112,22 @@ func ReadModes(t *dataset.Table) (map[int][]Mode, error) {
 		out[w] = append(out[w], m)
 	}
 	return out, nil
+}
+
+// column is a column a reader needs: its name and type.
+type column struct {
+	name string
+	typ  dataset.Type
+}
+
+// requireColumns returns an error naming file unless t has every column
+// of cols with its type.
+func requireColumns(t *dataset.Table, file string, cols []column) error {
+	for _, c := range cols {
+		i := t.Schema.Index(c.name)
+		if i < 0 || t.Schema.Columns[i].Type != c.typ {
+			return fmt.Errorf("%s: no %s column %q", file, c.typ, c.name)
+		}
+	}
+	return nil
 }
