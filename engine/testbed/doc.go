@@ -233,10 +233,14 @@
 // (Linux's probe timer, 2·SRTT, fires when a burst of pushes queues at the
 // shaper and the RTT jumps; it is not stretched with the run); of the
 // workers' 14–28 retransmitted segments each, 10–23 were D-SACKed. With
-// no drop they lose nothing and cost the link their bytes. The limit still counts them, as every
-// committed configuration was judged so; the runs record OutSegs and
-// RetransSegs only, so telling spurious from lost retransmissions needs the
-// D-SACK counter recorded per run (a next accounting version).
+// no drop they lose nothing and cost the link their bytes. Accounting
+// version 4 therefore records, per process and run, the segments its
+// peers D-SACKed (TcpExt TCPDSACKRecvSegs, accounting.ProcUsage.Spurious;
+// accounting.arrow retrans_spurious) and judges only the retransmissions
+// not reported as duplicates against accounting.MaxRetrans (points.arrow
+// retrans_lost). Its runs are version 3's otherwise; the configurations
+// collected under version 3 recorded no D-SACKs and keep every
+// retransmission judged (retrans_lost −1).
 //
 // # Network
 //
@@ -252,7 +256,8 @@
 // loaded VM); queues (network queueLimit, 16 MiB) that hold every byte HTTP/2
 // flow control lets the run's connections have in flight, so that the
 // shaper never drops (each run records the TCP segments its hosts
-// retransmitted, and more than accounting.MaxRetrans of them makes it host_limited).
+// retransmitted and those their peers D-SACKed, and more than
+// accounting.MaxRetrans not D-SACKed makes it host_limited).
 // Recorded as network = netns-veth-bridge-htb-ackfirst-gso2; earlier
 // collections used one MTU per packet (…-nogso, datasets/testbed-next) or
 // one tbf FIFO per direction (netns-veth-bridge-tbf), and `pslab testbed

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"pslab/engine/testbed/analysis"
 	"pslab/engine/testbed/training"
@@ -26,10 +25,13 @@ const (
 	// PS and worker processes (cores): the coordinator and the kernel's
 	// network processing use about 0.1 core; a build or a CPU hog ≥ 1.
 	MaxOther = 0.25
-	// MaxRetrans bounds the share of TCP segments a host retransmits: a
+	// MaxRetrans bounds the share of TCP segments a host retransmits
+	// and its peer does not report as duplicates (ProcUsage.Lost): a
 	// drop costs a fast retransmit or a 200 ms timeout that device_speed
 	// does not compress, and a shaper whose queue holds the flows'
-	// windows drops nothing.
+	// windows drops nothing. Accounting version 4 counts the D-SACKed
+	// (spurious) retransmissions apart; datasets of version 3 recorded
+	// none, and every retransmission of theirs counts.
 	MaxRetrans = 0.001
 	// MaxCI bounds the relative half-width of the 95% confidence interval
 	// of every throughput point over its independent repetitions (or of
@@ -82,9 +84,13 @@ type Accounting struct {
 	Contention   float64
 	ContentionAt string
 	// Retrans is the largest ProcUsage.Retrans of any process of any
-	// run, RetransAt names it.
+	// run, RetransAt names it; Lost and LostAt the same of
+	// ProcUsage.Lost, what MaxRetrans judges (per point, in
+	// engine/testbed/collection).
 	Retrans   float64
 	RetransAt string
+	Lost      float64
+	LostAt    string
 	// Other is the largest CPU of the host not used by the run's
 	// processes in any run (cores: host busy share × CPUs − their CPU),
 	// OtherAt names the run.
@@ -102,36 +108,14 @@ type Accounting struct {
 	// over its independent repetitions (Student t), by Config.Workers
 	// (+Inf with one repetition).
 	RepCI []float64
-	// Cause says why the configuration is host-limited; empty if it is
+	// Cause says why the configuration is host-limited (set by
+	// collection.Outcome.Judge, point by point); empty if it is
 	// within the budget.
 	Cause string
 }
 
 // HostLimited reports whether the measurement is over the budget.
 func (a *Accounting) HostLimited() bool { return a.Cause != "" }
-
-// Judge sets Cause from Breaches.
-func (a *Accounting) Judge() { a.Cause = strings.Join(a.Breaches(), "; ") }
-
-// Breaches lists the limits the measurement as a whole breaks: its
-// unscaled share (UnscaledBreach), and the largest retransmissions and
-// other work of any of its runs, naming the run. Contention is not
-// judged (MaxContention). collection.Outcome.Judge judges the runs'
-// limits per point instead, with their intervals and dilation
-// sensitivity.
-func (a *Accounting) Breaches() []string {
-	var why []string
-	if s := a.UnscaledBreach(); s != "" {
-		why = append(why, s)
-	}
-	if a.Retrans > MaxRetrans {
-		why = append(why, fmt.Sprintf("%.2f%% of TCP segments retransmitted (%s) > %.1f%% (a shaper drop or a spurious timeout)", 100*a.Retrans, a.RetransAt, 100*MaxRetrans))
-	}
-	if a.Other > MaxOther {
-		why = append(why, fmt.Sprintf("other work on the host: %.2f cores busy beyond the run's processes (%s) > %.2f", a.Other, a.OtherAt, MaxOther))
-	}
-	return why
-}
 
 // UnscaledBreach says how the unscaled share breaks MaxUnscaledShare,
 // with the terms of UnscaledShare; "" if it does not.
@@ -170,6 +154,9 @@ func (a *Accounting) AddUsage(u RunUsage, where string) {
 		if p.Retrans > a.Retrans || a.RetransAt == "" {
 			a.Retrans, a.RetransAt = p.Retrans, p.Name+", "+where
 		}
+		if p.Lost() > a.Lost || a.LostAt == "" {
+			a.Lost, a.LostAt = p.Lost(), p.Name+", "+where
+		}
 		if p.Contention > a.Contention || a.ContentionAt == "" {
 			a.Contention, a.ContentionAt = p.Contention, p.Name+", "+where
 		}
@@ -187,8 +174,8 @@ func (a *Accounting) AddUsage(u RunUsage, where string) {
 
 // Summary is the accounting in one line for the run's printed summary.
 func (a *Accounting) Summary() string {
-	s := fmt.Sprintf("unscaled share %.1f%%, contention ≤ %.1f%% (%s; run-queue wait ≤ %.1f%%, baseline %.0f µs/event), CPU ≤ %.0f%% of a core, host CPU ≤ %.0f%% (other work ≤ %.2f cores), retransmitted ≤ %.2f%%, CI over repetitions ≤ ±%.1f%% (batch means ≤ ±%.1f%%)",
-		100*a.Unscaled, 100*a.Contention, a.ContentionAt, 100*a.RunQueue, 1e6*a.Baseline, 100*a.CPU, 100*a.HostCPU, a.Other, 100*a.Retrans,
+	s := fmt.Sprintf("unscaled share %.1f%%, contention ≤ %.1f%% (%s; run-queue wait ≤ %.1f%%, baseline %.0f µs/event), CPU ≤ %.0f%% of a core, host CPU ≤ %.0f%% (other work ≤ %.2f cores), retransmitted ≤ %.2f%% (not reported duplicate ≤ %.2f%%), CI over repetitions ≤ ±%.1f%% (batch means ≤ ±%.1f%%)",
+		100*a.Unscaled, 100*a.Contention, a.ContentionAt, 100*a.RunQueue, 1e6*a.Baseline, 100*a.CPU, 100*a.HostCPU, a.Other, 100*a.Retrans, 100*a.Lost,
 		100*slices.Max(append([]float64{0}, a.RepCI...)), 100*slices.Max(append([]float64{0}, a.CI...)))
 	if a.HostLimited() {
 		s += ": HOST_LIMITED: " + a.Cause

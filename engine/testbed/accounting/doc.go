@@ -11,10 +11,11 @@
 // for `pslab testbed run -dry` and refuses what cannot meet
 // max_repetitions or max_minutes. During a run a Sampler reads /proc for
 // every PS and worker process (CPU, run-queue wait and scheduling events
-// per thread, TCP retransmissions) and for the host; an Accounting folds
+// per thread, TCP segments sent, retransmitted and D-SACKed) and for the host; an Accounting folds
 // the runs of a configuration into its largest contention, other work,
-// retransmissions and unscaled share, and Breaches names the limits a
-// measurement breaks (MaxUnscaledShare, MaxOther, MaxRetrans). Contention
+// retransmissions (and those its peers did not report as duplicates, the
+// ones MaxRetrans judges) and unscaled share; UnscaledBreach names a
+// breach of MaxUnscaledShare. Contention
 // is a diagnostic since issue 29 (MaxContention is its old budget, a
 // reference line); points are judged by their dilation sensitivity and
 // their interval over repetitions (MaxCI) in engine/testbed/collection.

@@ -23,8 +23,10 @@ type procSample struct {
 	// Threads holds, per thread id, its scheduler statistics.
 	Threads map[int]threadSched
 	// OutSegs and RetransSegs are the TCP segments sent and retransmitted
-	// in the process's network namespace (/proc/PID/net/snmp).
-	OutSegs, RetransSegs float64
+	// in the process's network namespace (/proc/PID/net/snmp), DSACKSegs
+	// the segments its peers reported receiving twice (D-SACK,
+	// /proc/PID/net/netstat; readDSACKSegs).
+	OutSegs, RetransSegs, DSACKSegs float64
 }
 
 // threadSched is one thread's /proc/PID/task/TID/schedstat.
@@ -80,6 +82,9 @@ func readProcSample(procfs string, pid int) (procSample, error) {
 	if out.OutSegs, out.RetransSegs, err = readTCPSegments(filepath.Join(dir, "net", "snmp")); err != nil {
 		return procSample{}, err
 	}
+	if out.DSACKSegs, err = readDSACKSegs(filepath.Join(dir, "net", "netstat")); err != nil {
+		return procSample{}, err
+	}
 	tasks, err := os.ReadDir(filepath.Join(dir, "task"))
 	if err != nil {
 		return procSample{}, err
@@ -105,47 +110,6 @@ func readProcSample(procfs string, pid int) (procSample, error) {
 		out.Threads[tid] = threadSched{RunDelay: float64(d) / 1e9, Slices: float64(n)}
 	}
 	return out, nil
-}
-
-// readTCPSegments returns the OutSegs and RetransSegs counters of the
-// "Tcp:" table of a /proc/net/snmp file.
-func readTCPSegments(path string) (out, retrans float64, err error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0, 0, err
-	}
-	var head []string
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 || f[0] != "Tcp:" {
-			continue
-		}
-		if head == nil {
-			head = f
-			continue
-		}
-		got := 0
-		for i := 1; i < min(len(f), len(head)); i++ {
-			if head[i] != "OutSegs" && head[i] != "RetransSegs" {
-				continue
-			}
-			v, err := strconv.ParseFloat(f[i], 64)
-			if err != nil {
-				return 0, 0, fmt.Errorf("%s: Tcp %s: %w", path, head[i], err)
-			}
-			if head[i] == "OutSegs" {
-				out = v
-			} else {
-				retrans = v
-			}
-			got++
-		}
-		if got != 2 {
-			return 0, 0, fmt.Errorf("%s: no Tcp OutSegs and RetransSegs", path)
-		}
-		return out, retrans, nil
-	}
-	return 0, 0, fmt.Errorf("%s: no Tcp table", path)
 }
 
 // readHostSample reads the aggregate "cpu" line of procfs/stat: busy is
@@ -192,14 +156,21 @@ type ProcUsage struct {
 	Slices       float64
 	WaitPerSlice float64
 	// Retrans is the share of the TCP segments sent in its network
-	// namespace over Wall that were retransmissions (0..1).
-	Retrans float64
+	// namespace over Wall that were retransmissions (0..1), Spurious the
+	// share its peers reported receiving twice (D-SACK): retransmissions
+	// of segments that had arrived, which lost nothing (0..Retrans).
+	Retrans, Spurious float64
 	// Contention is the run-queue wait in excess of the host's idle
 	// wake-up latency, as a share of Wall: (wait − Slices·baseline)/Wall,
 	// the baseline being the probe run's WaitPerSlice (Accounting,
 	// engine/testbed doc.go "Artifact accounting"); set by Accounting.AddUsage.
 	Contention float64
 }
+
+// Lost is the share of the TCP segments sent that were retransmitted
+// and not reported as duplicates: the retransmissions of segments the
+// network may have lost (0..1), judged against MaxRetrans.
+func (u ProcUsage) Lost() float64 { return max(0, u.Retrans-u.Spurious) }
 
 // RunUsage is the accounting of one run: its processes and the host.
 type RunUsage struct {
@@ -333,6 +304,7 @@ func (s *Sampler) Usage() RunUsage {
 			pu.Slices = p.slices
 			if d := p.last.OutSegs - p.first.OutSegs; d > 0 {
 				pu.Retrans = max(0, p.last.RetransSegs-p.first.RetransSegs) / d
+				pu.Spurious = min(pu.Retrans, max(0, p.last.DSACKSegs-p.first.DSACKSegs)/d)
 			}
 			if p.slices > 0 {
 				pu.WaitPerSlice = p.runDelay / p.slices

@@ -18,6 +18,7 @@ func TestReadProcFixture(t *testing.T) {
 	require.NoError(t, err)
 	require.InDelta(t, 2.0, p.CPU, 1e-9, "(150+50) ticks of 10 ms")
 	require.Equal(t, [2]float64{10000, 10}, [2]float64{p.OutSegs, p.RetransSegs}, "Tcp OutSegs and RetransSegs of net/snmp")
+	require.Equal(t, 4.0, p.DSACKSegs, "TcpExt TCPDSACKRecvSegs of net/netstat, not TCPDSACKRecv")
 	require.InDelta(t, 0.4, p.totalRunDelay(), 1e-9, "schedstat field 2 summed over threads")
 	require.Equal(t, map[int]threadSched{4242: {0.3, 50}, 4243: {0.1, 20}}, p.Threads, "schedstat fields 2 (ns) and 3")
 	h, err := readHostSample("testdata/proc")
@@ -63,6 +64,7 @@ func TestSamplerUsageOnFixture(t *testing.T) {
 	rewrite("4242/stat", "4242 (pslab (test) x) S 1 4242 4242 0 -1 4194560 100 0 0 0 190 60 0 0 20 0 5 0 100 0 0\n")
 	rewrite("4242/task/4243/schedstat", "500000000 110000000 40\n")
 	rewrite("4242/net/snmp", "Tcp: OutSegs RetransSegs\nTcp: 12000 14\n")
+	rewrite("4242/net/netstat", "TcpExt: TCPDSACKRecv TCPDSACKRecvSegs\nTcpExt: 5 7\n")
 	rewrite("stat", "cpu  1040 0 510 8150 500 0 0 0 0 0\ncpu0 1 0 0 0 0 0 0 0 0 0\ncpu1 1 0 0 0 0 0 0 0 0 0\n")
 	p := s.procs[0]
 	s.sample(p, p.firstT.Add(time.Second))
@@ -74,6 +76,8 @@ func TestSamplerUsageOnFixture(t *testing.T) {
 	require.InDelta(t, 20, u.Procs[0].Slices, 1e-9, "20 more scheduling events")
 	require.InDelta(t, 0.5e-3, u.Procs[0].WaitPerSlice, 1e-12)
 	require.InDelta(t, 4.0/2000, u.Procs[0].Retrans, 1e-12, "4 of 2000 segments retransmitted")
+	require.InDelta(t, 3.0/2000, u.Procs[0].Spurious, 1e-12, "3 of them D-SACKed (TCPDSACKRecvSegs 4 → 7)")
+	require.InDelta(t, 1.0/2000, u.Procs[0].Lost(), 1e-12)
 	require.InDelta(t, 0.25, u.HostCPU, 1e-9, "50 busy of 200 ticks")
 	require.Equal(t, 2, u.HostCPUs)
 
@@ -87,13 +91,11 @@ func TestSamplerUsageOnFixture(t *testing.T) {
 	require.Equal(t, "worker 0, W=1 rep 0", a.ContentionAt)
 	a.Unscaled = UnscaledShare(20e-6, 100, 50e-6, 1e-3, 10, 0.01)
 	require.InDelta(t, (2e-3+50e-6+1e-3)*0.9/0.01, a.Unscaled, 1e-12)
-	a.Judge()
-	require.True(t, a.HostLimited(), "a 27% unscaled share is over the budget")
-	require.Contains(t, a.Cause, "unscaled share 27.5%")
-	require.Contains(t, a.Cause, "0.20% of TCP segments retransmitted (worker 0, W=1 rep 0) > 0.1%")
-	a.Contention = 0.30
-	a.Judge()
-	require.NotContains(t, a.Cause, "contention", "contention is a diagnostic since issue 29: nothing is judged by it")
+	require.Contains(t, a.UnscaledBreach(), "unscaled share 27.5%", "a 27% unscaled share is over the budget")
+	require.InDelta(t, 4.0/2000, a.Retrans, 1e-12)
+	require.InDelta(t, 1.0/2000, a.Lost, 1e-12)
+	require.Equal(t, "worker 0, W=1 rep 0", a.LostAt)
+	require.Contains(t, a.Summary(), "retransmitted ≤ 0.20% (not reported duplicate ≤ 0.05%)")
 }
 
 func copyTree(t *testing.T, src, dst string) {
@@ -127,4 +129,29 @@ func TestReadTCPSegmentsErrors(t *testing.T) {
 		_, _, err := readTCPSegments(p)
 		require.ErrorContains(t, err, want)
 	}
+}
+
+func TestReadDSACKSegs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "netstat")
+	for content, want := range map[string]any{
+		"TcpExt: TCPDSACKRecv TCPDSACKRecvSegs\nTcpExt: 2 9\n": 9.0,
+		"TcpExt: TCPDSACKRecv\nTcpExt: 2\n":                    2.0, // before Linux 5.10: blocks
+		"IpExt: InNoRoutes\nIpExt: 0\n":                        "no TcpExt table",
+		"TcpExt: SyncookiesSent\nTcpExt: 0\n":                  "no TcpExt TCPDSACKRecvSegs or TCPDSACKRecv",
+		"TcpExt: TCPDSACKRecvSegs\nTcpExt: x\n":                "TcpExt TCPDSACKRecvSegs",
+		"TcpExt: A TCPDSACKRecvSegs\nTcpExt: 1\n":              "2 names and 1 values",
+	} {
+		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+		got, err := readDSACKSegs(p)
+		if s, ok := want.(string); ok {
+			require.ErrorContains(t, err, s)
+			continue
+		}
+		require.NoError(t, err)
+		require.Equal(t, want, got)
+	}
+	_, err := readDSACKSegs(filepath.Join(dir, "absent"))
+	require.Error(t, err)
 }

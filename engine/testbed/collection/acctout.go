@@ -23,6 +23,7 @@ var AccountingSchema = &dataset.Schema{Name: "testbed-accounting", Columns: []da
 	{Name: "runq_wait", Type: dataset.Float64, Rule: dataset.NonNegative, Doc: "time runnable but not running (/proc/PID/task/*/schedstat field 2, summed over threads) / wall"},
 	{Name: "sched_events", Type: dataset.Float64, Rule: dataset.NonNegative, Doc: "times its threads were scheduled onto a CPU (schedstat field 3, summed over threads; 0 for the host)"},
 	{Name: "retrans", Type: dataset.Float64, Rule: dataset.NonNegative, Doc: "TCP segments retransmitted / sent in the process's network namespace (/proc/PID/net/snmp; 0 for the host)"},
+	{Name: "retrans_spurious", Type: dataset.Float64, Rule: dataset.NonNegative, Doc: "TCP segments its peers reported receiving twice (D-SACK, /proc/PID/net/netstat TCPDSACKRecvSegs) / sent: retransmissions that lost nothing (accounting version 4; 0 for the host)"},
 	{Name: "contention", Type: dataset.Float64, Rule: dataset.NonNegative, Doc: "run-queue wait beyond sched_events × the probe's wait per event, / wall (doc.go, Artifact accounting)"},
 	{Name: "dilation", Type: dataset.Float64, Rule: dataset.Positive, Unit: "1", Doc: "stretch factor k of the run (1: as configured; accounting version 3)"},
 }}
@@ -32,7 +33,14 @@ var AccountingSchema = &dataset.Schema{Name: "testbed-accounting", Columns: []da
 // Version 3 (issue 29) judges points by dilation sensitivity and
 // intervals over repetitions and writes PointsFile and ModesFile;
 // version 2 judged the contention (≤ 2%) and batch-means intervals.
-const AcctVersion = "3"
+// Version 4 adds the D-SACKed retransmissions (retrans_spurious) and
+// judges only the others against accounting.MaxRetrans; its runs are
+// version 3's otherwise, so a version 3 dataset stays current
+// (UpToDate) and its every retransmission counts.
+const AcctVersion = "4"
+
+// currentAcct are the accounting versions whose datasets UpToDate keeps.
+var currentAcct = map[string]bool{"3": true, AcctVersion: true}
 
 // acctExtra adds the accounting keys to a provenance's Extra.
 func (o *Outcome) acctExtra(x map[string]string) {
@@ -63,6 +71,8 @@ func (o *Outcome) acctExtra(x map[string]string) {
 	x["testbed.acct.contention_at"] = a.ContentionAt
 	x["testbed.acct.retrans"] = f(a.Retrans)
 	x["testbed.acct.retrans_at"] = a.RetransAt
+	x["testbed.acct.retrans_lost"] = f(a.Lost)
+	x["testbed.acct.retrans_lost_at"] = a.LostAt
 	x["testbed.acct.other_cores"] = f(a.Other)
 	x["testbed.acct.other_at"] = a.OtherAt
 	x["testbed.acct.cpu_max"] = f(a.CPU)
@@ -79,12 +89,12 @@ func (o *Outcome) accountingTable(prov dataset.Provenance) (*dataset.Table, erro
 	t := dataset.NewTable(AccountingSchema, prov)
 	add := func(kind string, r Run) error {
 		for _, p := range r.Usage.Procs {
-			if err := t.Append(kind, r.Workers, r.Repetition, p.Name, p.Wall, p.CPU, p.RunQueue, p.Slices, p.Retrans, p.Contention, r.dilation()); err != nil {
+			if err := t.Append(kind, r.Workers, r.Repetition, p.Name, p.Wall, p.CPU, p.RunQueue, p.Slices, p.Retrans, p.Spurious, p.Contention, r.dilation()); err != nil {
 				return err
 			}
 		}
 		wall := r.Wall.Seconds()
-		return t.Append(kind, r.Workers, r.Repetition, "host", wall, r.Usage.HostCPU, 0.0, 0.0, 0.0, 0.0, r.dilation())
+		return t.Append(kind, r.Workers, r.Repetition, "host", wall, r.Usage.HostCPU, 0.0, 0.0, 0.0, 0.0, 0.0, r.dilation())
 	}
 	if err := add("profile", o.Profile); err != nil {
 		return nil, err

@@ -25,7 +25,8 @@ func CommittedExtra(dir string) map[string]string {
 }
 
 // UpToDate reports whether the committed dataset in dir was measured
-// from c (same Config.Hash) with accounting of this version on the
+// from c (same Config.Hash) with accounting of this version (or one
+// whose runs it judges alike, currentAcct) on the
 // current namespace network (network.Netns), and says so or why not. A
 // host_limited dataset is up to date unless retryLimited: on a host too
 // small for a configuration a new run is flagged again, and the
@@ -40,7 +41,7 @@ func UpToDate(dir string, c config.Config, retryLimited bool) (bool, string) {
 		return false, fmt.Sprintf("committed dataset has configuration hash %q, configuration has %q", x["testbed.config_hash"], c.Hash())
 	case x["testbed.acct"] == "":
 		return false, "committed dataset has no accounting (pre-#19 dataset)"
-	case x["testbed.acct"] != AcctVersion:
+	case !currentAcct[x["testbed.acct"]]:
 		return false, fmt.Sprintf("committed dataset has accounting version %s, this pslab %s", x["testbed.acct"], AcctVersion)
 	case network.IsNetns(x["testbed.network"]) && x["testbed.network"] != network.Netns:
 		return false, fmt.Sprintf("committed dataset was measured on network %s, the testbed's is now %s", x["testbed.network"], network.Netns)

@@ -25,6 +25,11 @@ type RunFacts struct {
 	// processes (shares, 0..1), Other the CPU used by other work on the
 	// host during the run (cores).
 	Contention, Retrans, Other float64
+	// Lost is the largest share of a process's segments retransmitted and
+	// not reported as duplicates (accounting.ProcUsage.Lost) when DSACK,
+	// the run's accounting counted D-SACKs (version 4); Retrans otherwise.
+	Lost  float64
+	DSACK bool
 }
 
 // JudgeInput is what judging needs of the configuration.
@@ -71,9 +76,11 @@ type PointVerdict struct {
 	Modes      []ModeSummary
 	// Synchrony and StartSpread (s) are the runs' means.
 	Synchrony, StartSpread float64
-	// Contention, Retrans (shares) and Other (cores) are the largest of
-	// the runs.
-	Contention, Retrans, Other float64
+	// Contention, Retrans, Lost (shares) and Other (cores) are the
+	// largest of the runs; DSACK says every run counted D-SACKs (else
+	// Lost is not known and the limit judges Retrans).
+	Contention, Retrans, Lost, Other float64
+	DSACK                            bool
 	// Agreement compares a stretched point with the unstretched one of
 	// its W (zero for Dilation 1).
 	Agreement analysis.Agreement
@@ -95,9 +102,11 @@ func summarize(runs []RunFacts, in JudgeInput) PointVerdict {
 		BatchCI: math.NaN(), StepCV: math.NaN(), Synchrony: math.NaN(), StartSpread: math.NaN()}
 	xs := make([]float64, len(runs))
 	var steps [][]analysis.StepTimes
+	p.DSACK = true
 	for i, r := range runs {
 		xs[i] = r.Throughput
 		p.Contention, p.Retrans, p.Other = max(p.Contention, r.Contention), max(p.Retrans, r.Retrans), max(p.Other, r.Other)
+		p.Lost, p.DSACK = max(p.Lost, r.Lost), p.DSACK && r.DSACK
 		if r.Steps != nil {
 			steps = append(steps, r.Steps)
 		}
@@ -195,11 +204,14 @@ func Judge(runs []RunFacts, in JudgeInput) (points, stretched []PointVerdict) {
 	return points, stretched
 }
 
-// limits lists the limits a point's runs break: retransmissions and
-// other work.
+// limits lists the limits a point's runs break: retransmissions (those
+// not reported as duplicates, when the runs counted D-SACKs) and other
+// work.
 func limits(p *PointVerdict) []string {
 	var why []string
-	if p.Retrans > accounting.MaxRetrans {
+	if p.DSACK && p.Lost > accounting.MaxRetrans {
+		why = append(why, fmt.Sprintf("%.2f%% of TCP segments retransmitted and not reported duplicate (D-SACK) > %.1f%%", 100*p.Lost, 100*accounting.MaxRetrans))
+	} else if !p.DSACK && p.Retrans > accounting.MaxRetrans {
 		why = append(why, fmt.Sprintf("%.2f%% of TCP segments retransmitted > %.1f%%", 100*p.Retrans, 100*accounting.MaxRetrans))
 	}
 	if p.Other > accounting.MaxOther {

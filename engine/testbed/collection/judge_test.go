@@ -124,3 +124,28 @@ func TestJudgePrecisionModesAndLimits(t *testing.T) {
 	points, _ = Judge(concat(runs(1, 1, 0, 1000, 1001, 999), bad), judgeIn)
 	require.Equal(t, []string{"×2 runs: 1.00% of TCP segments retransmitted > 0.1%"}, points[0].Why, "a stretched run's retransmissions are the artefact")
 }
+
+// The retransmission limit judges what the receivers did not report as
+// duplicates when the runs counted D-SACKs (accounting version 4), and
+// every retransmission when they did not (version 3).
+func TestJudgeRetransmissionsNetOfDSACK(t *testing.T) {
+	t.Parallel()
+	build := func(dsack bool) []RunFacts {
+		facts := concat(runs(2, 1, 0.05, 2000, 2002, 1998), runs(2, 2, 0.01, 2001, 1999, 2000))
+		for i := range facts {
+			facts[i].Retrans, facts[i].Lost, facts[i].DSACK = 0.002, 0.0002, dsack
+			if !dsack {
+				facts[i].Lost = facts[i].Retrans
+			}
+		}
+		return facts
+	}
+	points, _ := Judge(build(true), judgeIn)
+	require.True(t, points[0].Holds(), "0.02%% not D-SACKed: %v", points[0].Why)
+	points, _ = Judge(build(false), judgeIn)
+	require.Equal(t, []string{"0.20% of TCP segments retransmitted > 0.1%", "×2 runs: 0.20% of TCP segments retransmitted > 0.1%"}, points[0].Why)
+	facts := build(true)
+	facts[4].Lost = 0.0015 // one stretched run lost 0.15%
+	points, _ = Judge(facts, judgeIn)
+	require.Contains(t, points[0].Why, "×2 runs: 0.15% of TCP segments retransmitted and not reported duplicate (D-SACK) > 0.1%")
+}

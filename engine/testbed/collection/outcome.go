@@ -119,10 +119,10 @@ func windowOf(c config.Config, measured int64) int64 {
 func (o *Outcome) Facts() []RunFacts {
 	out := make([]RunFacts, len(o.Runs))
 	for i, r := range o.Runs {
-		f := RunFacts{Workers: r.Workers, Repetition: r.Repetition, Dilation: r.dilation(), Throughput: r.Throughput, Steps: r.Steps}
+		f := RunFacts{Workers: r.Workers, Repetition: r.Repetition, Dilation: r.dilation(), Throughput: r.Throughput, Steps: r.Steps, DSACK: true}
 		other := r.Usage.HostCPU * float64(r.Usage.HostCPUs)
 		for _, p := range r.Usage.Procs {
-			f.Contention, f.Retrans = max(f.Contention, p.Contention), max(f.Retrans, p.Retrans)
+			f.Contention, f.Retrans, f.Lost = max(f.Contention, p.Contention), max(f.Retrans, p.Retrans), max(f.Lost, p.Lost())
 			other -= p.CPU
 		}
 		f.Other = max(0, other)

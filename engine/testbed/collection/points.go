@@ -49,6 +49,7 @@ var PointsSchema = &dataset.Schema{Name: "testbed-points", Columns: []dataset.Co
 	{Name: "start_spread_s", Type: dataset.Float64, Rule: dataset.Any, Unit: "s", Doc: "mean over the runs of analysis.StartSpread; −1 undefined"},
 	{Name: "contention", Type: dataset.Float64, Rule: dataset.NonNegative, Unit: "1", Doc: "diagnostic: largest contention of a process in the runs"},
 	{Name: "retrans", Type: dataset.Float64, Rule: dataset.NonNegative, Unit: "1", Doc: "largest share of TCP segments a process retransmitted in the runs (limit 0.1%)"},
+	{Name: "retrans_lost", Type: dataset.Float64, Rule: dataset.Any, Unit: "1", Doc: "largest share of TCP segments a process retransmitted and its peer did not report as duplicates (D-SACK): what the 0.1% limit judges; −1 when the runs counted no D-SACKs (accounting version 3: the limit judges retrans)"},
 	{Name: "other_cores", Type: dataset.Float64, Rule: dataset.NonNegative, Unit: "cores", Doc: "largest CPU of other work on the host during a run (limit 0.25)"},
 	{Name: "shift", Type: dataset.Float64, Rule: dataset.Any, Unit: "1", Doc: "stretched points: (mean − unstretched mean)/unstretched mean; 0 for dilation 1"},
 	{Name: "joint95_rel", Type: dataset.Float64, Rule: dataset.Any, Unit: "1", Doc: "stretched points: relative half-width of the 95% Welch interval of the difference; −1 undefined or dilation 1"},
@@ -115,12 +116,15 @@ func pointsTable(prov dataset.Provenance, points, stretched []PointVerdict) (*da
 			if p.Unjudged != "" {
 				why = append([]string{"unjudged: " + p.Unjudged}, why...)
 			}
-			joint := undefined
+			joint, lost := undefined, undefined
+			if p.DSACK {
+				lost = p.Lost
+			}
 			if p.Dilation > 1 {
 				joint = finite(p.Agreement.Joint)
 			}
 			if err := t.Append(p.Workers, p.Dilation, p.Rates.N, p.Rates.Mean, p.Rates.Std, finite(p.CI), finite(p.BatchCI), finite(p.StepCV),
-				finite(p.Bimodality), p.modeCount(), finite(p.Synchrony), finite(p.StartSpread), p.Contention, p.Retrans, p.Other,
+				finite(p.Bimodality), p.modeCount(), finite(p.Synchrony), finite(p.StartSpread), p.Contention, p.Retrans, lost, p.Other,
 				finite(p.Agreement.Shift), joint, p.Verdict(), p.Sensitivity, strings.Join(why, "; ")); err != nil {
 				return nil, err
 			}

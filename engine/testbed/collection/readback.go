@@ -35,7 +35,8 @@ type runKey struct {
 // ReadCommitted reads the throughput runs of the dataset in dir back as
 // Judge takes them: the throughput of each run from runs.arrow, its step
 // times from steps.arrow, its processes' largest contention and
-// retransmissions and the host's other work from accounting.arrow (the
+// retransmissions (and, from accounting version 4, those not D-SACKed)
+// and the host's other work from accounting.arrow (the
 // host's busy share × testbed.cpus less the processes' CPU). A file
 // without a dilation column (accounting version 2 and before) holds
 // unstretched runs only.
@@ -95,6 +96,10 @@ func ReadCommitted(dir string, mem memory.Allocator) (*Committed, error) {
 		return nil, err
 	}
 	cpus, _ := strconv.Atoi(x["testbed.cpus"])
+	var spurious []float64 // nil before accounting version 4
+	if k := acct.Schema.Index("retrans_spurious"); k >= 0 && acct.Schema.Columns[k].Type == dataset.Float64 {
+		spurious = acct.Floats("retrans_spurious")
+	}
 	host := map[int]float64{}
 	for i := range acct.Len() {
 		k := runKey{int(acct.Ints("workers")[i]), int(acct.Ints("repetition")[i]), dil(acct, i)}
@@ -108,10 +113,18 @@ func ReadCommitted(dir string, mem memory.Allocator) (*Committed, error) {
 			continue
 		}
 		r.Contention, r.Retrans = max(r.Contention, acct.Floats("contention")[i]), max(r.Retrans, acct.Floats("retrans")[i])
+		lost := acct.Floats("retrans")[i]
+		if spurious != nil {
+			lost = max(0, lost-spurious[i])
+		}
+		r.Lost = max(r.Lost, lost)
 		host[j] -= acct.Floats("cpu")[i]
 	}
 	for j, v := range host {
 		cm.Runs[j].Other = max(0, v)
+	}
+	for j := range cm.Runs {
+		cm.Runs[j].DSACK = spurious != nil
 	}
 	return cm, nil
 }

@@ -30,7 +30,9 @@ func Rejudged(dir string, mem memory.Allocator) (map[string]*dataset.Table, erro
 	if err != nil {
 		return nil, err
 	}
-	old, err := dataset.Read(filepath.Join(dir, PointsFile), PointsSchema, mem)
+	// any schema: only its provenance is kept (an older points table
+	// lacks the columns of newer rules)
+	old, err := dataset.Read(filepath.Join(dir, PointsFile), nil, mem)
 	if err != nil {
 		return nil, err
 	}

@@ -59,7 +59,7 @@ func VerifyDir(dir string) ([]VerifyLine, error) {
 		x := cm.Extra
 		if v, _ := strconv.Atoi(x["testbed.acct"]); v < 3 && len(l.Stretched) == 0 {
 			for i := range l.Points {
-				l.Points[i].Unjudged = fmt.Sprintf("no stretched runs (accounting version %s predates dilation sensitivity, version %s)", orDash(x["testbed.acct"]), AcctVersion)
+				l.Points[i].Unjudged = fmt.Sprintf("no stretched runs (accounting version %s predates dilation sensitivity, version 3)", orDash(x["testbed.acct"]))
 			}
 		}
 		if x["testbed.acct"] == "" {
@@ -124,7 +124,7 @@ func Verify(dir string, w io.Writer) error {
 		return fmt.Errorf("testbed verify: %d of %d configurations do not hold: %d of %d points hold, %d unjudged, %d break the interval, a limit or dilation: %s",
 			len(bad), len(lines), held, total, nUnjudged, breaking, strings.Join(bad, ", "))
 	}
-	fmt.Fprintf(w, "every point holds: its stretched points agree within the joint 95%% interval, its CI over repetitions is within ±%.0f%%, unscaled share ≤ %.0f%%, retransmissions ≤ %.1f%%, other work ≤ %.2f cores\n",
+	fmt.Fprintf(w, "every point holds: its stretched points agree within the joint 95%% interval, its CI over repetitions is within ±%.0f%%, unscaled share ≤ %.0f%%, retransmissions not reported duplicate (D-SACK; all of them before accounting version 4) ≤ %.1f%%, other work ≤ %.2f cores\n",
 		100*accounting.MaxCI, 100*accounting.MaxUnscaledShare, 100*accounting.MaxRetrans, accounting.MaxOther)
 	return nil
 }
@@ -152,10 +152,14 @@ func printLine(w io.Writer, l *VerifyLine) {
 	for _, b := range l.Breaks {
 		fmt.Fprintf(w, "  BREAKS: %s\n", b)
 	}
-	fmt.Fprintf(w, "  %-7s %4s %18s %8s %8s %6s %8s %8s %7s  %s\n", "W", "reps", "throughput", "CI reps", "batchCI", "sync", "contend", "retrans", "other", "modes | dilation | verdict")
+	fmt.Fprintf(w, "  %-7s %4s %18s %8s %8s %6s %8s %8s %7s %7s  %s\n", "W", "reps", "throughput", "CI reps", "batchCI", "sync", "contend", "retrans", "lost", "other", "modes | dilation | verdict")
 	row := func(p *PointVerdict, label string) {
-		fmt.Fprintf(w, "  %-7s %4d %10.1f ±%6.1f %8s %8s %6s %8s %8s %7.2f  %s | %s | %s\n", label, p.Rates.N, p.Rates.Mean, p.Rates.Std,
-			"±"+pct(p.CI, 1), "±"+pct(p.BatchCI, 1), fmtSync(p.Synchrony), pct(p.Contention, 1), pct(p.Retrans, 2), p.Other,
+		lost := math.NaN() // not counted before accounting version 4
+		if p.DSACK {
+			lost = p.Lost
+		}
+		fmt.Fprintf(w, "  %-7s %4d %10.1f ±%6.1f %8s %8s %6s %8s %8s %7s %7.2f  %s | %s | %s\n", label, p.Rates.N, p.Rates.Mean, p.Rates.Std,
+			"±"+pct(p.CI, 1), "±"+pct(p.BatchCI, 1), fmtSync(p.Synchrony), pct(p.Contention, 1), pct(p.Retrans, 2), pct(lost, 2), p.Other,
 			modesString(p), orDash(p.Sensitivity), verdictString(p))
 	}
 	for i := range l.Points {

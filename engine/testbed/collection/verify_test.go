@@ -21,7 +21,7 @@ func TestVerifyHoldsAndFails(t *testing.T) {
 	var out strings.Builder
 	require.NoError(t, Verify(root, &out), out.String())
 	for _, want := range []string{
-		"smoke (accounting version 3", "2 of 2 points hold",
+		"smoke (accounting version " + AcctVersion, "2 of 2 points hold", "retrans    lost",
 		"modes untested (3 runs < 4) | not stretched; covered by W=2 (contention 2.0% ≥ 1.0%) | HOLDS",
 		"2×2", "| agrees\n",
 		"1 configurations, 2 points: 2 hold, 0 unjudged, 0 break",
