@@ -159,16 +159,6 @@ func (c *Check) PinnedAllowed() float64 {
 	return tol * math.Abs(*c.Pinned)
 }
 
-// Reason is the deviation (or inconclusive) text with every "{got}" replaced by the value
-// the run gets (%.4g), so that the number a reason quotes is the run's.
-func (c *Check) Reason(got float64) string {
-	text := c.Deviation
-	if text == "" {
-		text = c.Inconclusive
-	}
-	return strings.ReplaceAll(text, "{got}", strconv.FormatFloat(got, 'g', 4, 64))
-}
-
 func oneOf(s string, set ...string) bool {
 	for _, x := range set {
 		if s == x {
@@ -233,6 +223,9 @@ type Outcome struct {
 	Verdict string
 	Lo, Hi  float64
 	Message string
+	// Reason is the deviation or inconclusive text of a passing recorded
+	// check, its placeholders filled from the run (Check.reason).
+	Reason string
 }
 
 // Evaluate evaluates every check of g.
@@ -254,7 +247,7 @@ func (g *File) Evaluate(look Lookup) []Outcome {
 		case c.Deviation != "" && holds:
 			o.Message = fmt.Sprintf("%s = %.6g now satisfies %s %.6g: remove the recorded deviation", c.Name(), got, c.Op, c.Expected)
 		case c.Deviation != "":
-			o.checkPinned("paper: "+c.Op+" "+strconv.FormatFloat(c.Expected, 'g', 6, 64), true)
+			o.checkPinned("paper: "+c.Op+" "+strconv.FormatFloat(c.Expected, 'g', 6, 64), true, look)
 		case holds:
 			o.Pass = true
 			o.Message = fmt.Sprintf("%s = %.6g %s %.6g ± %.3g (%s)", c.Name(), got, c.Op, c.Expected, c.Allowed(), c.Source)

@@ -69,7 +69,6 @@ func TestEvaluate(t *testing.T) {
 	out = g.Evaluate(lookup(map[string]float64{"x1": 5.2356, "exact": 12, "err": 0.4}))
 	require.False(t, out[2].Pass)
 	require.Contains(t, out[2].Message, "moved from its pinned 0.2")
-	require.Equal(t, "our testbed is noisier: 0.4", g.Checks[2].Reason(0.4))
 
 	out = g.Evaluate(lookup(map[string]float64{}))
 	require.False(t, out[0].Pass)
@@ -191,4 +190,18 @@ func TestIntervalVerdicts(t *testing.T) {
 		_, err := Load(write(t, src))
 		require.ErrorContains(t, err, want)
 	}
+}
+
+// A reason quotes the run's numbers: {got}, any metric of the result,
+// with an optional format; a placeholder the result lacks fails.
+func TestReasonQuotesTheRun(t *testing.T) {
+	t.Parallel()
+	c := &Check{Metric: "err", Deviation: "err {got} (mean {err.mean:%.1f}%, {points:%d} points, peak {peak})"}
+	look := lookup(map[string]float64{"err.mean": 12.345, "points": 6, "peak": 3927.9})
+	got, err := c.reason(0.41234, look)
+	require.NoError(t, err)
+	require.Equal(t, "err 0.4123 (mean 12.3%, 6 points, peak 3928)", got)
+	c.Deviation = "uses {absent.metric} and {got}"
+	_, err = c.reason(1, look)
+	require.ErrorContains(t, err, "quotes {absent.metric}, which the result does not have")
 }

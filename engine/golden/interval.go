@@ -63,28 +63,31 @@ func (o *Outcome) evaluateInterval(look Lookup) {
 	case o.Verdict == Misses && c.Deviation == "":
 		o.Message = fmt.Sprintf("%s misses %s (%s): record a deviation", name, bound, c.Source)
 	case o.Verdict == Misses:
-		o.checkPinned("paper: "+bound, true)
+		o.checkPinned("paper: "+bound, true, look)
 	case c.Inconclusive == "":
 		o.Message = fmt.Sprintf("%s is inconclusive against %s (%s): record why (inconclusive = …) or narrow the interval", name, bound, c.Source)
 	default:
-		o.checkPinned("paper: "+bound, false)
+		o.checkPinned("paper: "+bound, false, look)
 	}
 }
 
 // checkPinned passes a recorded deviation (deviates) or inconclusive check
 // whose value is still its pinned one.
-func (o *Outcome) checkPinned(claim string, deviates bool) {
+func (o *Outcome) checkPinned(claim string, deviates bool, look Lookup) {
 	c := o.Check
+	reason, err := c.reason(o.Got, look)
 	switch {
+	case err != nil:
+		o.Message = err.Error()
 	case c.Pinned == nil:
 		o.Message = fmt.Sprintf("%s = %.6g: a deviation or inconclusive check must pin the value the run gets (make update-golden writes pinned = …)", c.Name(), o.Got)
 	case math.Abs(o.Got-*c.Pinned) > c.PinnedAllowed():
 		o.Message = fmt.Sprintf("%s = %.6g moved from its pinned %.6g ± %.3g: a recorded deviation changed; review it (make update-golden re-pins)", c.Name(), o.Got, *c.Pinned, c.PinnedAllowed())
 	case deviates:
-		o.Pass, o.Deviates = true, true
-		o.Message = fmt.Sprintf("%s = %.6g, %s (deviation: %s)", c.Name(), o.Got, claim, c.Reason(o.Got))
+		o.Pass, o.Deviates, o.Reason = true, true, reason
+		o.Message = fmt.Sprintf("%s = %.6g, %s (deviation: %s)", c.Name(), o.Got, claim, reason)
 	default:
-		o.Pass = true
-		o.Message = fmt.Sprintf("%s = %.6g [%.6g, %.6g], %s (inconclusive: %s)", c.Name(), o.Got, o.Lo, o.Hi, claim, c.Reason(o.Got))
+		o.Pass, o.Reason = true, reason
+		o.Message = fmt.Sprintf("%s = %.6g [%.6g, %.6g], %s (inconclusive: %s)", c.Name(), o.Got, o.Lo, o.Hi, claim, reason)
 	}
 }

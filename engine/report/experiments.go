@@ -163,10 +163,10 @@ func (e *Experiment) evaluate(g *golden.File, res *experiment.Result) {
 		}
 		switch {
 		case o.Deviates:
-			row.Result, row.Reason = "deviation", c.Reason(o.Got)
+			row.Result, row.Reason = "deviation", o.Reason
 			e.Count.Missed++
 		case o.Pass && o.Verdict == golden.Inconclusive:
-			row.Result, row.Reason = "inconclusive", c.Reason(o.Got)
+			row.Result, row.Reason = "inconclusive", o.Reason
 			e.Count.Inconclusive++
 		case o.Pass:
 			row.Result = "pass"
