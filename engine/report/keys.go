@@ -141,6 +141,8 @@ var keyDocs = map[string]keyDoc{
 	"testbed.acct.contention_at":      {"acct", "process and run of that largest contention", showRaw},
 	"testbed.acct.retrans":            {"acct", "largest share of TCP segments a process's host retransmitted", showPercent},
 	"testbed.acct.retrans_at":         {"acct", "process and run of those retransmissions", showRaw},
+	"testbed.acct.retrans_lost":       {"acct", "largest share of TCP segments a process retransmitted that its peer did not report as duplicates (D-SACK; accounting version 4): what the 0.1% limit judges", showPercent},
+	"testbed.acct.retrans_lost_at":    {"acct", "process and run of those retransmissions", showRaw},
 	"testbed.acct.other_cores":        {"acct", "largest CPU used by anything else on the host during a run (cores)", showRaw},
 	"testbed.acct.other_at":           {"acct", "run of that other work", showRaw},
 	"testbed.acct.cpu_max":            {"acct", "largest CPU utilisation of any PS or worker process (1 = one core)", showRaw},

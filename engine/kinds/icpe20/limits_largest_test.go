@@ -41,8 +41,8 @@ func icpeLargest(t *testing.T, fn experiment.RunFunc, name string, spec func(n i
 // W = 1..10) admits as many simulated steps per worker as [limits] events
 // allows for all four cases together, and refuses more before any is
 // synthesized or simulated. The committed fig13 (synthesized and recorded
-// traces, Lin et al., Cynthia, measurements and error bounds) at 100 steps
-// does at most the work it was admitted for.
+// traces, Lin et al., Cynthia, measurements and error bounds) run by the
+// paper's procedure at 100 steps does at most the work it was admitted for.
 func TestLargestThroughput(t *testing.T) {
 	experimenttest.LimitsFullSuiteOnly(t)
 	t.Parallel()
@@ -54,7 +54,10 @@ func TestLargestThroughput(t *testing.T) {
 	t.Logf("fig2: %d steps admitted (%.3g events), %d refused", n, est, above)
 	require.Less(t, n, experiment.DefaultMaxSteps)
 
-	s := experimenttest.ReplaceLine(t, experimenttest.Edited(t, largestRoot, "experiments/icpe20/fig13.toml"), "steps = ", "steps = 100")
+	// the paper's procedure at 100 steps (the committed converged
+	// estimate costs 16 CPU-s; its bound is the same events share)
+	s := experimenttest.ReplaceLine(t, experimenttest.Edited(t, largestRoot, "experiments/icpe20/fig13.toml"), "estimate = ", "steps = 100")
+	s = experimenttest.ReplaceLine(t, s, "precision = ", "")
 	res, env, _, err := icpeRun(t, icpe20Throughput, "fig13", s)
 	require.NoError(t, err)
 	done := experimenttest.Bounded(t, env, res)
