@@ -55,11 +55,10 @@ func readTCPSegments(path string) (out, retrans float64, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	if _, ok := t["OutSegs"]; !ok {
-		return 0, 0, fmt.Errorf("%s: no Tcp OutSegs and RetransSegs", path)
-	}
-	if _, ok := t["RetransSegs"]; !ok {
-		return 0, 0, fmt.Errorf("%s: no Tcp OutSegs and RetransSegs", path)
+	for _, name := range []string{"OutSegs", "RetransSegs"} {
+		if _, ok := t[name]; !ok {
+			return 0, 0, fmt.Errorf("%s: no Tcp OutSegs and RetransSegs", path)
+		}
 	}
 	if out, err = counter(path, "Tcp", t, "OutSegs"); err != nil {
 		return 0, 0, err

@@ -93,6 +93,15 @@ type PointVerdict struct {
 	Why []string
 }
 
+// knownLost is Lost when the runs counted D-SACKs, NaN (not measured)
+// otherwise.
+func (p *PointVerdict) knownLost() float64 {
+	if !p.DSACK {
+		return math.NaN()
+	}
+	return p.Lost
+}
+
 // Holds reports whether the point was judged and breaks nothing.
 func (p *PointVerdict) Holds() bool { return p.Unjudged == "" && len(p.Why) == 0 }
 

@@ -116,15 +116,12 @@ func pointsTable(prov dataset.Provenance, points, stretched []PointVerdict) (*da
 			if p.Unjudged != "" {
 				why = append([]string{"unjudged: " + p.Unjudged}, why...)
 			}
-			joint, lost := undefined, undefined
-			if p.DSACK {
-				lost = p.Lost
-			}
+			joint := undefined
 			if p.Dilation > 1 {
 				joint = finite(p.Agreement.Joint)
 			}
 			if err := t.Append(p.Workers, p.Dilation, p.Rates.N, p.Rates.Mean, p.Rates.Std, finite(p.CI), finite(p.BatchCI), finite(p.StepCV),
-				finite(p.Bimodality), p.modeCount(), finite(p.Synchrony), finite(p.StartSpread), p.Contention, p.Retrans, lost, p.Other,
+				finite(p.Bimodality), p.modeCount(), finite(p.Synchrony), finite(p.StartSpread), p.Contention, p.Retrans, finite(p.knownLost()), p.Other,
 				finite(p.Agreement.Shift), joint, p.Verdict(), p.Sensitivity, strings.Join(why, "; ")); err != nil {
 				return nil, err
 			}

@@ -154,12 +154,8 @@ func printLine(w io.Writer, l *VerifyLine) {
 	}
 	fmt.Fprintf(w, "  %-7s %4s %18s %8s %8s %6s %8s %8s %7s %7s  %s\n", "W", "reps", "throughput", "CI reps", "batchCI", "sync", "contend", "retrans", "lost", "other", "modes | dilation | verdict")
 	row := func(p *PointVerdict, label string) {
-		lost := math.NaN() // not counted before accounting version 4
-		if p.DSACK {
-			lost = p.Lost
-		}
 		fmt.Fprintf(w, "  %-7s %4d %10.1f ±%6.1f %8s %8s %6s %8s %8s %7s %7.2f  %s | %s | %s\n", label, p.Rates.N, p.Rates.Mean, p.Rates.Std,
-			"±"+pct(p.CI, 1), "±"+pct(p.BatchCI, 1), fmtSync(p.Synchrony), pct(p.Contention, 1), pct(p.Retrans, 2), pct(lost, 2), p.Other,
+			"±"+pct(p.CI, 1), "±"+pct(p.BatchCI, 1), fmtSync(p.Synchrony), pct(p.Contention, 1), pct(p.Retrans, 2), pct(p.knownLost(), 2), p.Other,
 			modesString(p), orDash(p.Sensitivity), verdictString(p))
 	}
 	for i := range l.Points {
