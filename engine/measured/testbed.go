@@ -121,5 +121,42 @@ func Load(env *experiment.Env, name string) (*Config, error) {
 		return nil, fail("throughput.arrow has no rows")
 	}
 	slices.SortFunc(c.Meas, func(a, b predict.Measurement) int { return a.Workers - b.Workers })
+	for _, m := range c.Meas {
+		if _, ok := c.Points[m.Workers]; c.Points != nil && !ok {
+			return nil, fail("%s has no unstretched point for W = %d of throughput.arrow", PointsFile, m.Workers)
+		}
+	}
 	return c, nil
+}
+
+// Judges reports whether the measured point at W may judge a model: it
+// holds its testbed judgement (points.arrow), or the directory predates
+// per-point judgement (Points nil). Verdict is the testbed's verdict ("" without
+// points.arrow).
+func (c *Config) Judges(w int) (ok bool, verdict string) {
+	if c.Points == nil {
+		return true, ""
+	}
+	p := c.Points[w]
+	return p.Holds(), p.Verdict
+}
+
+// CI is the relative 95% half-width over repetitions of the measured
+// point at W (points.arrow), 0 when unknown (no points.arrow, one
+// repetition).
+func (c *Config) CI(w int) float64 {
+	if p, ok := c.Points[w]; ok && p.CI >= 0 {
+		return p.CI
+	}
+	return 0
+}
+
+// Range is what a figure draws around measurement m (examples/s): its
+// 95% confidence interval over repetitions where points.arrow gives one,
+// else ± one standard deviation over repetitions.
+func (c *Config) Range(m predict.Measurement) (lo, hi float64) {
+	if h := c.CI(m.Workers); h > 0 {
+		return m.Throughput * (1 - h), m.Throughput * (1 + h)
+	}
+	return m.Throughput - m.Std, m.Throughput + m.Std
 }

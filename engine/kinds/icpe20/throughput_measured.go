@@ -315,7 +315,7 @@ func (p *tputParams) emitMeasured(env *experiment.Env, res *experiment.Result, c
 			return env.Errorf("figure", "error_bounds has no version-%s bound for Fig. %d", boundVersion, p.Figure)
 		}
 		ie := cv.errInterval(i, w)
-		e, eLo, eHi := ie.abs()
+		e, eLo, eHi := ie.Abs()
 		excess, lo, hi = math.Max(excess, 100*e-b.pct), math.Max(lo, 100*eLo-b.pct), math.Max(hi, 100*eHi-b.pct)
 		if !b.holds(100 * e) {
 			violations++
@@ -335,40 +335,16 @@ func (p *tputParams) emitMeasured(env *experiment.Env, res *experiment.Result, c
 	return nil
 }
 
-// relInterval is a signed relative error (pred − meas)/meas and its
-// approximate 95% interval [lo, hi].
-type relInterval struct{ e, lo, hi float64 }
-
 // errInterval is the simulator's relative error at sweep index i (W = w)
-// with its 95% interval. The ratio r = pred/meas of two independent
-// estimates with relative 95% half-widths h_p (the converged estimate's,
-// 0 for the paper procedure) and h_m (the measurement's over
-// repetitions, 0 when unknown) has the relative half-width
-// h = √(h_p² + h_m²) to first order, so the error lies in
-// [r(1 − h) − 1, r(1 + h) − 1].
-func (cv *tputCurve) errInterval(i, w int) relInterval {
-	m := cv.meas[w]
-	e, _ := cv.relErr(w, cv.sim[i])
-	r := cv.sim[i] / m.tput
+// with its 95% interval (measured.NewRelError): the converged estimate's
+// half-width (0 for the paper procedure) against the measurement's over
+// repetitions (0 when unknown).
+func (cv *tputCurve) errInterval(i, w int) measured.RelError {
 	hp := 0.0
 	if cv.est != nil {
 		hp = cv.est[i].HalfWidth
 	}
-	h := math.Hypot(hp, m.ci())
-	if h == 0 {
-		return relInterval{e: e, lo: e, hi: e}
-	}
-	return relInterval{e: e, lo: min(e, r*(1-h)-1), hi: max(e, r*(1+h)-1)}
-}
-
-// abs is |e| and the interval of |e|: [0, max] when the interval of e
-// contains 0.
-func (ri relInterval) abs() (e, lo, hi float64) {
-	e, lo, hi = math.Abs(ri.e), math.Abs(ri.lo), math.Abs(ri.hi)
-	if ri.lo <= 0 && ri.hi >= 0 {
-		return e, 0, math.Max(lo, hi)
-	}
-	return e, math.Min(lo, hi), math.Max(lo, hi)
+	return measured.NewRelError(cv.sim[i], cv.meas[w].tput, hp, cv.meas[w].ci())
 }
 
 // errorBoundsTable reads input "error_bounds" (nil without it).
