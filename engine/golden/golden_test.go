@@ -196,11 +196,11 @@ func TestIntervalVerdicts(t *testing.T) {
 // with an optional format; a placeholder the result lacks fails.
 func TestReasonQuotesTheRun(t *testing.T) {
 	t.Parallel()
-	c := &Check{Metric: "err", Deviation: "err {got} (mean {err.mean:%.1f}%, {points:%d} points, peak {peak})"}
+	c := &Check{Metric: "err", Deviation: "err {got} (mean {err.mean:%.1f}%, {points:%d} points, peak {peak}, signed {got:%+.1p}%)"}
 	look := lookup(map[string]float64{"err.mean": 12.345, "points": 6, "peak": 3927.9})
 	got, err := c.reason(0.41234, look)
 	require.NoError(t, err)
-	require.Equal(t, "err 0.4123 (mean 12.3%, 6 points, peak 3928)", got)
+	require.Equal(t, "err 0.4123 (mean 12.3%, 6 points, peak 3928, signed +41.2%)", got)
 	c.Deviation = "uses {absent.metric} and {got}"
 	_, err = c.reason(1, look)
 	require.ErrorContains(t, err, "quotes {absent.metric}, which the result does not have")
