@@ -40,6 +40,13 @@ type tputSettings struct {
 	// "receive-threads" (default; a delay, as the trace records it) or
 	// "processor" (queued on the receiving processor), sim.OverheadPlacement.
 	OverheadOn string `toml:"overhead_on"`
+	// Estimate is how the simulator's throughput is obtained: "paper"
+	// (default: one run of Steps per worker, the first Warmup completions
+	// excluded, workers started together, icpe20 §4.1) or "converged"
+	// (sim.Estimate: independent replications with workers started apart
+	// and their MSER-5 transient deleted, until the 95% interval is within
+	// Precision; Steps is each replication's initial length).
+	Estimate string
 }
 
 // inherit fills the zero fields of s from d.
@@ -67,6 +74,9 @@ func (s tputSettings) inherit(d tputSettings) tputSettings {
 	}
 	if s.OverheadOn == "" {
 		s.OverheadOn = d.OverheadOn
+	}
+	if s.Estimate == "" {
+		s.Estimate = d.Estimate
 	}
 	return s
 }
@@ -124,13 +134,6 @@ type tputParams struct {
 	// Warmup is the number of step completions excluded (0 → 50) by the
 	// paper procedure.
 	Warmup int
-	// Estimate is how the simulator's throughput is obtained: "paper"
-	// (default: one run of Steps per worker, the first Warmup completions
-	// excluded, workers started together, icpe20 §4.1) or "converged"
-	// (sim.Estimate: independent replications with workers started apart
-	// and their MSER-5 transient deleted, until the 95% interval is within
-	// Precision; Steps is each replication's initial length).
-	Estimate string
 	// Precision is the converged estimate's target relative half-width
 	// (0 → sim.DefaultTarget).
 	Precision float64
@@ -210,8 +213,8 @@ type tputCurve struct {
 func icpe20Throughput(ctx context.Context, env *experiment.Env) (*experiment.Result, error) {
 	p := tputParams{
 		tputSettings: tputSettings{Transport: "multiplex", Order: "fifo", Servers: 1, DeviceSpeed: 1, BandwidthGbps: 10, WindowMB: 28,
-			OverheadOn: sim.ReceiveThreads.String()},
-		Estimate: "paper", Series: []string{"simulator"}, LinVariant: "hybrid", KneeEpsilon: 0.05, ExtrapolateSteps: sim.DefaultSteps,
+			OverheadOn: sim.ReceiveThreads.String(), Estimate: "paper"},
+		Series: []string{"simulator"}, LinVariant: "hybrid", KneeEpsilon: 0.05, ExtrapolateSteps: sim.DefaultSteps,
 	}
 	if err := env.Params(&p); err != nil {
 		return nil, err
@@ -302,7 +305,7 @@ func (p *tputParams) run(env *experiment.Env, c *tputCase, ws []int, cache map[s
 	if slices.Contains(c.Series, "events") {
 		cfg.Warmup = sim.NoWarmup // event counts need no measurement window
 	}
-	if p.Estimate == "converged" {
+	if c.Estimate == "converged" {
 		return cv, p.estimate(env, c, tr, cfg, ws, cv)
 	}
 	if cv.runs, err = sim.Sweep(tr, cfg, ws); err != nil {

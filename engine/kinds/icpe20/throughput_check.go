@@ -11,15 +11,8 @@ import (
 
 // check validates the parameters and fills the cases' settings.
 func (p *tputParams) check(env *experiment.Env) error {
-	switch {
-	case p.Estimate != "paper" && p.Estimate != "converged":
-		return env.Errorf("estimate", "estimate %q (want paper or converged)", p.Estimate)
-	case p.Estimate == "converged" && slices.Contains(p.Series, "events"):
-		return env.Errorf("estimate", "the events series counts one paper-procedure run; use estimate = \"paper\"")
-	case math.IsNaN(p.Precision) || p.Precision < 0 || p.Precision > sim.MaxTarget:
+	if math.IsNaN(p.Precision) || p.Precision < 0 || p.Precision > sim.MaxTarget {
 		return env.Errorf("precision", "precision %v: want a relative half-width in (0, %g] (0: %g)", p.Precision, sim.MaxTarget, sim.DefaultTarget)
-	case p.Estimate == "converged" && p.Warmup != 0:
-		return env.Errorf("warmup", "warmup applies to estimate = \"paper\"; the converged estimate deletes its transient by MSER-5")
 	}
 	for _, s := range p.Series {
 		if !slices.Contains(tputSeriesKeys, s) {
@@ -42,9 +35,6 @@ func (p *tputParams) check(env *experiment.Env) error {
 	}
 	if !(p.KneeEpsilon > 0) || p.KneeEpsilon >= 1 {
 		return env.Errorf("knee_epsilon", "%v: need 0 < ε < 1", p.KneeEpsilon)
-	}
-	if p.Steps == 0 && p.Estimate == "paper" {
-		p.Steps = sim.DefaultSteps
 	}
 	if p.Warmup < 0 || p.ProfileSteps < 0 || p.ExtrapolateSteps < 1 {
 		return env.Errorf("warmup", "warmup %d, profile_steps %d, extrapolate_steps %d: need ≥ 0 (extrapolate ≥ 1)", p.Warmup, p.ProfileSteps, p.ExtrapolateSteps)
@@ -78,7 +68,17 @@ func (p *tputParams) check(env *experiment.Env) error {
 		if _, err := sim.ParseOverheadPlacement(c.OverheadOn); err != nil {
 			return env.Errorf("overhead_on", "case %q: %v", c.ID, err)
 		}
-		if c.Steps < 1 && (p.Estimate == "paper" || c.Steps < 0) {
+		switch {
+		case c.Estimate != "paper" && c.Estimate != "converged":
+			return env.Errorf("estimate", "case %q: estimate %q (want paper or converged)", c.ID, c.Estimate)
+		case c.Estimate == "converged" && slices.Contains(p.Series, "events"):
+			return env.Errorf("estimate", "case %q: the events series counts one paper-procedure run; use estimate = \"paper\"", c.ID)
+		case c.Estimate == "converged" && p.Warmup != 0:
+			return env.Errorf("warmup", "case %q: warmup applies to estimate = \"paper\"; the converged estimate deletes its transient by MSER-5", c.ID)
+		case c.Steps == 0 && c.Estimate == "paper":
+			c.Steps = sim.DefaultSteps
+		}
+		if c.Steps < 1 && (c.Estimate == "paper" || c.Steps < 0) {
 			return env.Errorf("steps", "case %q: %d simulated steps per worker, need ≥ 1 (converged: ≥ 0, 0 for sim.InitialSteps)", c.ID, c.Steps)
 		}
 		if c.Servers < 1 || !(c.DeviceSpeed > 0) || !(c.BandwidthGbps > 0) || !(c.WindowMB >= 0) {

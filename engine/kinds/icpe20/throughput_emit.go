@@ -170,8 +170,7 @@ func b2f(b bool) float64 {
 // compare records, for each requested pair of cases, the minimum and
 // maximum ratio of their simulated throughputs over the sweep and the
 // difference of their knees (ratio_min, ratio_max, knee_diff), and the
-// same ratios of their measurements over the W both measured
-// (measured_ratio_min, measured_ratio_max), and the difference of the
+// same ratios of their measurements (measuredRatios), and the difference of the
 // simulator's mean |error| against each case's measurements in percentage
 // points (error_mean_diff, < 0 when the first case is predicted better).
 func (p *tputParams) compare(env *experiment.Env, res *experiment.Result, curves []*tputCurve, ws []int) error {
@@ -200,19 +199,13 @@ func (p *tputParams) compare(env *experiment.Env, res *experiment.Result, curves
 			res.Note("%s / %s: simulated throughput ratio %.3g to %.3g over W = %d..%d", a.c.Label, b.c.Label, lo, hi, ws[0], ws[len(ws)-1])
 			done = true
 		}
-		lo, hi, n := math.Inf(1), math.Inf(-1), 0
-		for _, w := range ws {
-			ma, okA := a.meas[w]
-			mb, okB := b.meas[w]
-			if okA && okB {
-				r := ma.tput / mb.tput
-				lo, hi, n = math.Min(lo, r), math.Max(hi, r), n+1
+		if len(a.meas) > 0 && len(b.meas) > 0 {
+			n := measuredRatios(res, key, a, b, ws)
+			res.Metric("measured_ratio.points."+key, float64(n))
+			if n > 0 {
+				res.Note("%s / %s: measured throughput ratio %.3g to %.3g over the %d worker counts both judged", a.c.Label, b.c.Label,
+					res.Metrics["measured_ratio_min."+key], res.Metrics["measured_ratio_max."+key], n)
 			}
-		}
-		if n > 0 {
-			res.Metric("measured_ratio_min."+key, lo)
-			res.Metric("measured_ratio_max."+key, hi)
-			res.Note("%s / %s: measured throughput ratio %.3g to %.3g over %d worker counts", a.c.Label, b.c.Label, lo, hi, n)
 			done = true
 		}
 		if a.sim != nil && b.sim != nil {
@@ -227,4 +220,42 @@ func (p *tputParams) compare(env *experiment.Env, res *experiment.Result, curves
 		}
 	}
 	return nil
+}
+
+// measuredRatios records measured_ratio_min.<key> and
+// measured_ratio_max.<key>, the least and greatest ratio a/b of two cases'
+// measurements over the W where both are measured and both judge a model
+// (measPoint.judged), and returns how many W that is. Where the
+// measurements have 95% intervals over repetitions (relative half-widths
+// h_a, h_b) each ratio r has r(1 ± √(h_a² + h_b²)) to first order, and
+// the extremes are recorded with the interval of the extreme: [min of
+// the lower ends, min of the upper ends] for the least.
+func measuredRatios(res *experiment.Result, key string, a, b *tputCurve, ws []int) int {
+	n, withCI := 0, false
+	least := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+	most := [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for _, w := range ws {
+		ma, okA := a.meas[w]
+		mb, okB := b.meas[w]
+		if !okA || !okB || !ma.judged() || !mb.judged() {
+			continue
+		}
+		r, h := ma.tput/mb.tput, math.Hypot(ma.ci(), mb.ci())
+		withCI = withCI || h > 0
+		for i, v := range [3]float64{r, r * (1 - h), r * (1 + h)} {
+			least[i], most[i] = math.Min(least[i], v), math.Max(most[i], v)
+		}
+		n++
+	}
+	if n == 0 {
+		return 0
+	}
+	if withCI {
+		res.MetricInterval("measured_ratio_min."+key, least[0], least[1], least[2])
+		res.MetricInterval("measured_ratio_max."+key, most[0], most[1], most[2])
+	} else {
+		res.Metric("measured_ratio_min."+key, least[0])
+		res.Metric("measured_ratio_max."+key, most[0])
+	}
+	return n
 }

@@ -65,7 +65,7 @@ func (p *tputParams) checkWork(env *experiment.Env, ws []int, cache map[string]*
 		if !slices.Contains(c.Series, "simulator") && !slices.Contains(c.Series, "events") {
 			continue
 		}
-		if p.Estimate == "converged" {
+		if c.Estimate == "converged" {
 			for _, w := range ws { // the least a converged estimate runs
 				events += sim.DefaultReplications * experiment.SimEvents(int(ops), convergedSteps(c.Steps, w), w)
 			}
@@ -73,7 +73,7 @@ func (p *tputParams) checkWork(env *experiment.Env, ws []int, cache map[string]*
 		}
 		events += experiment.SimEvents(int(ops), c.Steps, ws...)
 	}
-	rows += 8*float64(len(p.Compare)) + 2*float64(len(p.Reported)) + float64(len(p.Notes)) + 2
+	rows += 14*float64(len(p.Compare)) + 2*float64(len(p.Reported)) + float64(len(p.Notes)) + 2
 	what := fmt.Sprintf("icpe20-throughput: %d cases × %d worker counts", len(p.Cases), len(ws))
 	if err := env.CheckEvents(events, what+" × steps"); err != nil {
 		return nil, err
