@@ -13,6 +13,7 @@ import (
 	"pslab/engine/dataset"
 	"pslab/engine/experiment"
 	"pslab/engine/measured"
+	"pslab/engine/predict"
 )
 
 type cynthiaMeasuredParams struct {
@@ -88,39 +89,45 @@ type cynthiaMeasuredCase struct {
 	Input string
 }
 
-// cynthiaErrors accumulates |relative errors| by a key (a sync mechanism
-// or a case), in first-seen order.
+// cynthiaErrors accumulates |relative errors| and their 95% intervals by
+// a key (a sync mechanism or a case), in first-seen order.
 type cynthiaErrors struct {
-	keys       []string
-	sum, worst map[string]float64
-	count      map[string]int
+	keys               []string
+	sum, lo, hi, worst map[string]float64
+	count              map[string]int
 }
 
 func newCynthiaErrors() *cynthiaErrors {
-	return &cynthiaErrors{sum: map[string]float64{}, worst: map[string]float64{}, count: map[string]int{}}
+	return &cynthiaErrors{sum: map[string]float64{}, lo: map[string]float64{}, hi: map[string]float64{}, worst: map[string]float64{}, count: map[string]int{}}
 }
 
-func (e *cynthiaErrors) add(key string, abs float64) {
+func (e *cynthiaErrors) add(key string, re measured.RelError) {
 	if e.count[key] == 0 {
 		e.keys = append(e.keys, key)
 	}
+	abs, lo, hi := re.Abs()
 	e.sum[key] += abs
+	e.lo[key] += lo
+	e.hi[key] += hi
 	e.worst[key] = math.Max(e.worst[key], abs)
 	e.count[key]++
 }
 
-// record writes mean_abs_error.<key> and max_abs_error.<key> (fractions)
-// and a note per key, keys sorted if sorted is set.
+// record writes mean_abs_error.<key> (with its 95% interval: the mean of
+// the points' interval ends, every point at its worst together, so
+// conservative) and max_abs_error.<key> (fractions) and a note per key,
+// keys sorted if sorted is set.
 func (e *cynthiaErrors) record(res *experiment.Result, sorted bool) {
 	keys := slices.Clone(e.keys)
 	if sorted {
 		sort.Strings(keys)
 	}
 	for _, k := range keys {
-		mean := e.sum[k] / float64(e.count[k])
-		res.Metric("mean_abs_error."+k, mean)
+		n := float64(e.count[k])
+		mean, lo, hi := e.sum[k]/n, e.lo[k]/n, e.hi[k]/n
+		res.MetricInterval("mean_abs_error."+k, mean, lo, hi)
 		res.Metric("max_abs_error."+k, e.worst[k])
-		res.Note("%s: mean |error| %.1f%%, max %.1f%% over %d points", k, 100*mean, 100*e.worst[k], e.count[k])
+		res.Note("%s: mean |error| %.1f%% [%.1f%%, %.1f%%], max %.1f%% over %d points", k, 100*mean, 100*lo, 100*hi, 100*e.worst[k], e.count[k])
 	}
 }
 
@@ -179,7 +186,7 @@ func cynthiaMeasured(_ context.Context, env *experiment.Env) (*experiment.Result
 	}
 	res := experiment.NewResult()
 	bySync := newCynthiaErrors()
-	if err := cynthiaPredictRows(env, meas, ph, cycle, b, 1, "", res, bySync, nil); err != nil {
+	if err := cynthiaPredictRows(env, meas, ph, cycle, b, nil, res, bySync, nil); err != nil {
 		return nil, err
 	}
 	bySync.record(res, true)
@@ -224,7 +231,7 @@ func cynthiaMeasuredCases(env *experiment.Env, p cynthiaMeasuredParams) (*experi
 	bySync, byCase := newCynthiaErrors(), newCynthiaErrors()
 	for i, c := range p.Cases {
 		tc, cycle := cases[i].c, cases[i].cycle
-		if err := cynthiaPredictRows(env, tc.MeasTable, tc.Phases, cycle, tc.Bandwidth, tc.DeviceSpeed, c.Input, res, bySync, byCase); err != nil {
+		if err := cynthiaPredictRows(env, tc.MeasTable, tc.Phases, cycle, tc.Bandwidth, tc, res, bySync, byCase); err != nil {
 			return nil, fmt.Errorf("%s: %w", c.Input, err)
 		}
 		res.Note("%s: b_ps = %.4g bytes/s, profiling cycle %.3f ms (steps.arrow, step 0 left out; testbed clock), plotted ÷ device_speed %g", c.Input, tc.Bandwidth, 1e3*cycle, tc.DeviceSpeed)
@@ -236,13 +243,21 @@ func cynthiaMeasuredCases(env *experiment.Env, p cynthiaMeasuredParams) (*experi
 }
 
 // cynthiaPredictRows predicts every row of meas with Cynthia's model on
-// nodes of bandwidth b bytes/s, plots measurement and prediction (÷ clock,
-// the testbed's device_speed, or 1) and
+// nodes of bandwidth b bytes/s, plots measurement and prediction and
 // records error metrics: error.<model>.b<batch>.<sync>.ps<k>.w<n> without a
-// case name, error.<case>.w<n> with one. |errors| go to bySync (by sync)
-// and, with a case name, to byCase.
-func cynthiaPredictRows(env *experiment.Env, meas, ph *dataset.Table, cycle, b, clock float64, caseName string, res *experiment.Result, bySync, byCase *cynthiaErrors) error {
+// testbed configuration tc, error.<case>.w<n> with one. With tc the
+// throughputs are plotted ÷ its device_speed, a measurement is drawn with
+// its 95% interval over repetitions, and one that does not hold its
+// testbed judgement (points.arrow) is drawn apart and judges nothing;
+// measured.judged.<case> and measured.unjudged.<case> count them. The
+// |errors| of the judged points, with their intervals (the measurement's
+// over repetitions), go to bySync (by sync) and, with tc, to byCase.
+func cynthiaPredictRows(env *experiment.Env, meas, ph *dataset.Table, cycle, b float64, tc *measured.Config, res *experiment.Result, bySync, byCase *cynthiaErrors) error {
 	node := cynthiamodel.Instance{Name: "testbed", CPU: 1, Bandwidth: b}
+	clock, judged, unjudged := 1.0, 0, 0
+	if tc != nil {
+		clock = tc.DeviceSpeed
+	}
 	// The phase row of each (job, batch) and the 1-worker run of each
 	// (model, batch, PS, sync), the last one of the file on repeats: one
 	// pass over each table, not one per measured row.
@@ -289,20 +304,39 @@ func cynthiaPredictRows(env *experiment.Env, meas, ph *dataset.Table, cycle, b, 
 		x, std := meas.Floats("throughput")[i], meas.Floats("throughput_std")[i]
 		label := fmt.Sprintf("%s b%d %s %d PS", model, batch, syncName, ps)
 		key := fmt.Sprintf("%s.b%d.%s.ps%d.w%d", model, batch, syncName, ps, n)
-		if caseName != "" {
-			label, key = caseName, fmt.Sprintf("%s.w%d", caseName, n)
+		if !(x > 0) {
+			return env.Spec.Errorf([]string{"inputs", "measured"}, "row %d (%s, %d workers): throughput %v examples/s; a relative error needs > 0", i+1, model, n, x)
 		}
-		res.PointRange(label+" measured", "measurement", dataset.Measured, float64(n), x/clock, (x-std)/clock, (x+std)/clock)
-		rel := 0.0
-		if x > 0 {
-			rel = (bd.Throughput - x) / x
+		lo, hi, judges, verdict, h := x-std, x+std, true, "", 0.0
+		if tc != nil {
+			m := predict.Measurement{Workers: n, Throughput: x, Std: std}
+			label, key, h = tc.Name, fmt.Sprintf("%s.w%d", tc.Name, n), tc.CI(n)
+			lo, hi = tc.Range(m)
+			judges, verdict = tc.Judges(n)
 		}
-		res.PointError(label+" Cynthia", "cynthia", dataset.Derived, float64(n), bd.Throughput/clock, rel)
-		res.Metric("error."+key, rel)
-		bySync.add(syncName, math.Abs(rel))
+		series := label + " measured"
+		if !judges {
+			series = fmt.Sprintf("%s measured: %s", label, verdict)
+			res.Note("%s: measured W = %d: testbed verdict %q (points.arrow), drawn apart, judges no model", label, n, verdict)
+			unjudged++
+		} else {
+			judged++
+		}
+		res.PointRange(series, "measurement", dataset.Measured, float64(n), x/clock, lo/clock, hi/clock)
+		re := measured.NewRelError(bd.Throughput, x, 0, h)
+		res.PointError(label+" Cynthia", "cynthia", dataset.Derived, float64(n), bd.Throughput/clock, re.E)
+		res.Metric("error."+key, re.E)
+		if !judges {
+			continue
+		}
+		bySync.add(syncName, re)
 		if byCase != nil {
-			byCase.add(caseName, math.Abs(rel))
+			byCase.add(tc.Name, re)
 		}
+	}
+	if tc != nil {
+		res.Metric("measured.judged."+tc.Name, float64(judged))
+		res.Metric("measured.unjudged."+tc.Name, float64(unjudged))
 	}
 	return nil
 }
@@ -314,6 +348,6 @@ func cynthiaPredictRows(env *experiment.Env, meas, ph *dataset.Table, cycle, b, 
 // error summaries (rows); key is the spec key of the inputs.
 func checkMeasuredWork(env *experiment.Env, key []string, measRows, phaseRows, cases int) error {
 	units := 2*float64(measRows) + float64(phaseRows)
-	rows := 3*float64(measRows) + 4*float64(cases) + 8 // the summaries: two syncs, three lines each
+	rows := 4*float64(measRows) + 8*float64(cases) + 12 // a case's judged counts and summaries, two syncs' summaries
 	return env.CheckRows(key, units, rows, fmt.Sprintf("cynthia-measured: %d measured rows and %d phase rows in %d inputs", measRows, phaseRows, cases))
 }

@@ -38,6 +38,11 @@ type zhangTestbedPoint struct {
 	dnn            string
 	gbit           float64 // emulated link bandwidth, Gbit/s
 	pred, measured float64 // iteration time on the emulated cluster, s
+	// judges is whether the measurement holds its testbed judgement
+	// (measured.Config.Judges); err is the relative error of pred with
+	// the measurement's 95% interval over repetitions.
+	judges bool
+	err    measured.RelError
 }
 
 // emulatedGbit is the NIC bandwidth of the cluster a testbed configuration
@@ -73,9 +78,17 @@ func emulatedGbit(c *measured.Config) float64 {
 // configuration records the packet rounding: Σ⌈bytes/pks⌉·pks against the
 // parameter bytes.
 //
+// A measurement is drawn with its 95% interval over repetitions
+// (points.arrow; ± one standard deviation without it); one that does not
+// hold its testbed judgement is drawn apart and left out of mean_error and
+// max_error.
+//
 // Metrics: iter_s.<dnn>.gbit<E> (predicted), measured_iter_s.<dnn>.gbit<E>,
-// error.<dnn>.gbit<E> (signed (pred − measured)/measured), mean_error and
-// max_error (of |error|), and with params.ratio ratio.<a>_<b>.<predicted|
+// error.<dnn>.gbit<E> (signed (pred − measured)/measured), mean_error (with
+// its 95% interval: the mean of the judged points' interval ends, every
+// point at its worst together) and max_error (of |error|) over the judged
+// points, measured.judged and measured.unjudged (how many points hold
+// their testbed judgement and how many do not), and with params.ratio ratio.<a>_<b>.<predicted|
 // measured>.gbit<E> and ratio_change.<a>_<b>.<predicted|measured> (ratio at
 // the lowest over the ratio at the highest measured bandwidth).
 func zhangTestbedIterationTime(_ context.Context, env *experiment.Env) (*experiment.Result, error) {
@@ -156,7 +169,7 @@ func zhangTestbedIterationTime(_ context.Context, env *experiment.Env) (*experim
 		units += float64(len(sweep)) * PredictWork(base.Iterations, len(curveOf[name].layers))
 		rows += float64(len(sweep)) + 1
 	}
-	if err := checkPredictions(env, []string{"params", "dataset"}, units, rows+8,
+	if err := checkPredictions(env, []string{"params", "dataset"}, units, rows+12,
 		fmt.Sprintf("%d configurations and %d DNNs × %d swept bandwidths, %d iterations", len(all), len(dnns), len(sweep), base.Iterations)); err != nil {
 		return nil, err
 	}
@@ -174,28 +187,37 @@ func zhangTestbedIterationTime(_ context.Context, env *experiment.Env) (*experim
 			if err != nil {
 				return nil, fmt.Errorf("%s: zhang with %d workers: %w", d.Input, m.Workers, err)
 			}
-			measured := float64(m.Workers*c.Batch) / m.Throughput
-			rel := (pt.IterationTime - measured) / measured
-			pts = append(pts, zhangTestbedPoint{dnn: d.DNN, gbit: gbit, pred: d0 * pt.IterationTime, measured: d0 * measured})
+			meas := float64(m.Workers*c.Batch) / m.Throughput
+			judges, verdict := c.Judges(m.Workers)
+			// The iteration time, W·batch/throughput, has the throughput's
+			// relative 95% half-width over repetitions to first order.
+			re := measured.NewRelError(pt.IterationTime, meas, 0, c.CI(m.Workers))
+			rel := re.E
+			pts = append(pts, zhangTestbedPoint{dnn: d.DNN, gbit: gbit, pred: d0 * pt.IterationTime, measured: d0 * meas, judges: judges, err: re})
 			key := fmt.Sprintf("%s.gbit%g", experiment.MetricKey(d.DNN), gbit)
 			if m.Workers != 3 || c.Servers != 1 {
 				key = fmt.Sprintf("%s.w%d.ps%d", key, m.Workers, c.Servers)
 			}
-			lo := float64(m.Workers*c.Batch) / (m.Throughput + m.Std)
-			hi := measured
-			if m.Throughput > m.Std {
-				hi = float64(m.Workers*c.Batch) / (m.Throughput - m.Std)
+			xLo, xHi := c.Range(m)
+			lo, hi := float64(m.Workers*c.Batch)/xHi, meas
+			if xLo > 0 {
+				hi = float64(m.Workers*c.Batch) / xLo
 			}
-			res.PointRange(d.DNN+" measured", "measurement", dataset.Measured, gbit, d0*measured, d0*lo, d0*hi)
+			series := d.DNN + " measured"
+			if !judges {
+				series = fmt.Sprintf("%s measured: %s", d.DNN, verdict)
+				res.Note("%s: measured W = %d: testbed verdict %q (points.arrow), drawn apart, judges no model", d.Input, m.Workers, verdict)
+			}
+			res.PointRange(series, "measurement", dataset.Measured, gbit, d0*meas, d0*lo, d0*hi)
 			if len(sweep) == 0 {
 				res.PointError(d.DNN+" zhang", "zhang", dataset.Derived, gbit, d0*pt.IterationTime, rel)
 			}
 			res.Metric("iter_s."+key, d0*pt.IterationTime)
-			res.Metric("measured_iter_s."+key, d0*measured)
+			res.Metric("measured_iter_s."+key, d0*meas)
 			res.Metric("error."+key, rel)
 			res.Note("%s (%s, W = %d, %d PS, testbed %g Mbit/s emulating %g Gbit/s at device_speed %g, batch %d, %.3f MB sent, %.2f ms compute; testbed clock): zhang %.2f ms = compute %.2f + exposed FC/BC %.2f + aggregation %.2f + stragglers %.2f; measured %.2f ms; error %+.1f%%",
 				d.Input, d.DNN, m.Workers, c.Servers, mbit, gbit, d0, c.Batch, float64(Model{Layers: layers}.ParamBytes())/1e6, 1e3*Model{Layers: layers}.ComputeSeconds(),
-				1e3*pt.IterationTime, 1e3*pt.Compute, 1e3*pt.ExposedComm, 1e3*pt.Aggregation, 1e3*pt.Straggler, 1e3*measured, 100*rel)
+				1e3*pt.IterationTime, 1e3*pt.Compute, 1e3*pt.ExposedComm, 1e3*pt.Aggregation, 1e3*pt.Straggler, 1e3*meas, 100*rel)
 		}
 	}
 	if len(sweep) > 0 {
@@ -203,14 +225,22 @@ func zhangTestbedIterationTime(_ context.Context, env *experiment.Env) (*experim
 			return nil, err
 		}
 	}
-	var sum, worst float64
+	var sum, lo, hi, worst, judged float64
 	for _, q := range pts {
-		e := math.Abs(q.pred-q.measured) / q.measured
-		sum, worst = sum+e, math.Max(worst, e)
+		if !q.judges {
+			continue
+		}
+		e, eLo, eHi := q.err.Abs()
+		sum, lo, hi, worst, judged = sum+e, lo+eLo, hi+eHi, math.Max(worst, e), judged+1
 	}
-	res.Metric("mean_error", sum/float64(len(pts)))
-	res.Metric("max_error", worst)
-	res.Note("measured: %d BSP points, mean |relative error| of the iteration time %.1f%%, max %.1f%%", len(pts), 100*sum/float64(len(pts)), 100*worst)
+	res.Metric("measured.judged", judged)
+	res.Metric("measured.unjudged", float64(len(pts))-judged)
+	if judged > 0 {
+		res.MetricInterval("mean_error", sum/judged, lo/judged, hi/judged)
+		res.Metric("max_error", worst)
+		res.Note("measured: %d BSP points, %.0f of them judged (holding their testbed judgement): mean |relative error| of the iteration time %.1f%% [%.1f%%, %.1f%%], max %.1f%%",
+			len(pts), judged, 100*sum/judged, 100*lo/judged, 100*hi/judged, 100*worst)
+	}
 	if len(p.Ratio) == 0 {
 		return res, nil
 	}
