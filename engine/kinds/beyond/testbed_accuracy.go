@@ -11,7 +11,6 @@ import (
 	"pslab/engine/experiment"
 	"pslab/engine/kinds/zhang"
 	"pslab/engine/measured"
-	"pslab/engine/mva"
 	"pslab/engine/predict"
 	"pslab/engine/sim"
 )
@@ -64,7 +63,17 @@ type tbaDataset struct {
 }
 
 type tbaParams struct {
-	// Steps is the number N of simulated steps per worker.
+	// Estimate is how the simulator's throughput is obtained: "paper"
+	// (default: icpe20's one run of Steps per worker, the first 50
+	// completions excluded) or "converged" (predict's converged estimate,
+	// sim.Estimate, until its 95% interval is within Precision; Steps is
+	// each replication's initial length, 0 → sim.InitialSteps).
+	Estimate string
+	// Precision is the converged estimate's target relative half-width
+	// (0 → sim.DefaultTarget).
+	Precision float64
+	// Steps is the number N of simulated steps per worker (paper) or the
+	// replications' initial length (converged).
 	Steps    int
 	Datasets []tbaDataset `toml:"dataset"`
 	// Profiles maps a DNN name of the testbed metadata to the input
@@ -74,31 +83,29 @@ type tbaParams struct {
 	Constants zhang.Constants
 }
 
-// tbaResult is one model's error on one configuration.
-type tbaResult struct {
-	model     string
-	mean, max float64 // |relative error| in percent
-	// workers and pred are the measured W and the model's prediction
-	// there, examples/s (the points of the accuracy table).
-	workers []int
-	pred    []float64
-}
-
 // testbedAccuracy predicts every measured testbed configuration (a
 // directory of engine/testbed datasets per input) with every model that
 // applies to it, from that configuration's own 1-worker profile only, and
 // records the error against its measured throughput. Nothing is fitted to
-// the multi-worker measurements. Metrics, in percent of
-// |predicted − measured|/measured over the measured worker counts:
+// the multi-worker measurements. Only the measured points that hold their
+// testbed judgement (points.arrow, tbaJudged) are predicted and judge a
+// model; measured.judged.<dataset> and measured.unjudged.<dataset> count
+// them, and a configuration none of whose points holds judges nothing.
+// Metrics, in percent of |predicted − measured|/measured over those
+// points, with their 95% intervals (tbaErrors: the converged estimate's
+// against the measurement's over repetitions):
 // error.mean.<dataset>.<model>, error.max.<dataset>.<model>,
-// error.mean.all.<model> (mean over datasets of the per-dataset means),
-// iter_error.mean/max.zhang (zhang's iteration-time error, the quantity
-// zhang states); and the diagnostics x1_profile_over_measured.<dataset>
+// error.mean.all.<model> (mean over datasets of the per-dataset means,
+// its interval the mean of theirs), iter_error.mean/max.zhang (zhang's
+// iteration-time error, the quantity zhang states, the mean with its
+// interval); and the diagnostics x1_profile_over_measured.<dataset>
 // (batch / profiled step time over the measured 1-worker throughput),
 // measured_peak_over_bound.<dataset> and
 // simulator_peak_over_bound.<dataset> (largest throughput over the PS link
-// bound). With the testbed's artifact accounting (metadata
-// testbed.acct.host_limited) also host_limited.<dataset> (1 or 0),
+// bound; for converged estimates also simulator_peak_lo_over_bound, the
+// largest lower end of their intervals). For a directory without per-point verdicts, with the testbed's
+// configuration-wide artifact accounting (metadata
+// testbed.acct.host_limited), also host_limited.<dataset> (1 or 0),
 // datasets.in_budget and datasets.host_limited (how many), and
 // error.mean.in_budget.<model> and error.mean.host_limited.<model> (the
 // mean of the per-dataset means over each set). Bars: per group of
@@ -110,8 +117,10 @@ type tbaResult struct {
 //
 //   - ASP configurations get predict.Run on the recorded trace (its
 //     bandwidth, WIN, α, β and PS count) with the configuration's transport
-//     and order: the icpe20 simulator (params.steps per worker, seed of the
-//     spec; parsing overhead α·bytes + β a delay on receive threads,
+//     and order: the icpe20 simulator (params.estimate: converged
+//     estimates until params.precision, shared with the run's other
+//     experiments, or the paper procedure of params.steps per worker; seed
+//     of the spec; parsing overhead α·bytes + β a delay on receive threads,
 //     sim.ReceiveThreads, the repository's reading of I-15, and as
 //     simulator-processor, a metric only, on the receiving processor,
 //     sim.Processor, the other reading), Lin et al.'s exact, approximate and hybrid MVA on
@@ -138,7 +147,7 @@ type tbaResult struct {
 //   - The throughput file must describe the trace's configuration (model,
 //     batch, PS count, sync, transport, order); a mismatch is an error.
 func testbedAccuracy(ctx context.Context, env *experiment.Env) (*experiment.Result, error) {
-	p := tbaParams{Constants: zhang.UnsetConstants()}
+	p := tbaParams{Estimate: "paper", Constants: zhang.UnsetConstants()}
 	if err := env.Params(&p); err != nil {
 		return nil, err
 	}
@@ -148,11 +157,13 @@ func testbedAccuracy(ctx context.Context, env *experiment.Env) (*experiment.Resu
 	res := experiment.NewResult()
 	groupSum, groupN := map[string]map[string]float64{}, map[string]map[string]int{}
 	var groups []string
-	allSum, allN := map[string]float64{}, map[string]int{}
+	// Over all configurations: the sum of per-configuration means and of
+	// their interval ends, and whether any had an interval.
+	allSum, allLo, allHi, allN, allCI := map[string]float64{}, map[string]float64{}, map[string]float64{}, map[string]int{}, map[string]bool{}
 	// By accounting verdict (in_budget, host_limited): configurations,
 	// and the sum and count of per-configuration means per set.model.
 	setN, setSum, setModelN := map[string]int{}, map[string]float64{}, map[string]int{}
-	var iterErrs []float64
+	var iterErrs []measured.RelError
 	// Every configuration is read before any is predicted, so that the
 	// work of all of them is bounded first.
 	cs := make([]*measured.Config, len(p.Datasets))
@@ -171,13 +182,22 @@ func testbedAccuracy(ctx context.Context, env *experiment.Env) (*experiment.Resu
 			return nil, err
 		}
 		c := cs[i]
+		judged := tbaJudged(c)
+		if c.Points != nil {
+			res.Metric("measured.judged."+c.Name, float64(len(judged)))
+			res.Metric("measured.unjudged."+c.Name, float64(len(c.Meas)-len(judged)))
+		}
+		if len(judged) == 0 {
+			res.Note("%s: no measured point holds its testbed judgement (points.arrow, pslab testbed verify): it judges no model", c.Name)
+			continue
+		}
 		var err error
 		var rs []tbaResult
 		if c.Sync == "asp" {
-			rs, err = p.asp(env, res, c)
+			rs, err = p.asp(env, res, c, judged)
 		} else {
-			var it []float64
-			rs, it, err = p.bsp(env, res, c)
+			var it []measured.RelError
+			rs, it, err = p.bsp(env, res, c, judged)
 			iterErrs = append(iterErrs, it...)
 		}
 		if err != nil {
@@ -187,6 +207,9 @@ func testbedAccuracy(ctx context.Context, env *experiment.Env) (*experiment.Resu
 		if err != nil {
 			return nil, env.Spec.Errorf([]string{"inputs", d.Input}, "input %q: %v", d.Input, err)
 		}
+		// Per-point verdicts (points.arrow) replace the configuration's:
+		// its points that do not hold are left out above.
+		known = known && c.Points == nil
 		g := tbaBudgetGroup(d.Group, limited, known)
 		if _, ok := groupSum[g]; !ok {
 			groups = append(groups, g)
@@ -203,11 +226,19 @@ func testbedAccuracy(ctx context.Context, env *experiment.Env) (*experiment.Resu
 		}
 		var parts []string
 		for _, r := range rs {
-			res.Metric("error.mean."+c.Name+"."+r.model, r.mean)
-			res.Metric("error.max."+c.Name+"."+r.model, r.max)
+			if r.interval {
+				res.MetricInterval("error.mean."+c.Name+"."+r.model, r.mean, r.meanLo, r.meanHi)
+				res.MetricInterval("error.max."+c.Name+"."+r.model, r.max, r.maxLo, r.maxHi)
+			} else {
+				res.Metric("error.mean."+c.Name+"."+r.model, r.mean)
+				res.Metric("error.max."+c.Name+"."+r.model, r.max)
+			}
 			groupSum[g][r.model] += r.mean
 			groupN[g][r.model]++
 			allSum[r.model] += r.mean
+			allLo[r.model] += r.meanLo
+			allHi[r.model] += r.meanHi
+			allCI[r.model] = allCI[r.model] || r.interval
 			allN[r.model]++
 			if set != "" {
 				setSum[set+"."+r.model] += r.mean
@@ -219,9 +250,13 @@ func testbedAccuracy(ctx context.Context, env *experiment.Env) (*experiment.Resu
 			tbaBudgetNote(c, limited, known), strings.Join(parts, ", "))
 	}
 	for _, m := range tbaModels {
-		if allN[m] > 0 {
-			res.Metric("error.mean.all."+m, allSum[m]/float64(allN[m]))
-			res.Metric("datasets."+m, float64(allN[m]))
+		if n := float64(allN[m]); n > 0 {
+			if allCI[m] {
+				res.MetricInterval("error.mean.all."+m, allSum[m]/n, allLo[m]/n, allHi[m]/n)
+			} else {
+				res.Metric("error.mean.all."+m, allSum[m]/n)
+			}
+			res.Metric("datasets."+m, n)
 		}
 		for _, set := range []string{tbaBudgetSet(false), tbaBudgetSet(true)} {
 			if n := setModelN[set+"."+m]; n > 0 {
@@ -233,12 +268,14 @@ func testbedAccuracy(ctx context.Context, env *experiment.Env) (*experiment.Resu
 		res.Metric("datasets."+set, float64(n))
 	}
 	if len(iterErrs) > 0 {
-		var s, hi float64
-		for _, e := range iterErrs {
-			s, hi = s+e, math.Max(hi, e)
+		var sum, lo, hi, worst float64
+		for _, re := range iterErrs {
+			e, eLo, eHi := re.Abs()
+			sum, lo, hi, worst = sum+100*e, lo+100*eLo, hi+100*eHi, math.Max(worst, 100*e)
 		}
-		res.Metric("iter_error.mean.zhang", s/float64(len(iterErrs)))
-		res.Metric("iter_error.max.zhang", hi)
+		n := float64(len(iterErrs))
+		res.MetricInterval("iter_error.mean.zhang", sum/n, lo/n, hi/n)
+		res.Metric("iter_error.max.zhang", worst)
 	}
 	for _, m := range tbaDrawn {
 		for _, g := range groups {
@@ -252,8 +289,13 @@ func testbedAccuracy(ctx context.Context, env *experiment.Env) (*experiment.Resu
 
 // check validates the parameters.
 func (p *tbaParams) check(env *experiment.Env) error {
-	if p.Steps < 1 {
-		return env.Errorf("steps", "%d simulated steps per worker, need ≥ 1", p.Steps)
+	switch {
+	case p.Estimate != "paper" && p.Estimate != "converged":
+		return env.Errorf("estimate", "estimate %q (want paper or converged)", p.Estimate)
+	case p.Steps < 1 && (p.Estimate == "paper" || p.Steps < 0):
+		return env.Errorf("steps", "%d simulated steps per worker, need ≥ 1 (converged: ≥ 0, 0 for sim.InitialSteps)", p.Steps)
+	case math.IsNaN(p.Precision) || p.Precision < 0 || p.Precision > sim.MaxTarget:
+		return env.Errorf("precision", "precision %v: want a relative half-width in (0, %g] (0: %g)", p.Precision, sim.MaxTarget, sim.DefaultTarget)
 	}
 	if len(p.Datasets) == 0 {
 		return env.Errorf("dataset", "no [[params.dataset]]")
@@ -277,119 +319,4 @@ func (p *tbaParams) check(env *experiment.Env) error {
 		}
 	}
 	return nil
-}
-
-// asp predicts an ASP configuration with predict.Run (simulator, MVA,
-// Cynthia as icpe20 restates it) and the hybrid MVA on the wire phases.
-func (p *tbaParams) asp(env *experiment.Env, res *experiment.Result, c *measured.Config) ([]tbaResult, error) {
-	mode, err := predict.ParseTransport(c.Transport)
-	if err != nil {
-		return nil, err
-	}
-	order, err := predict.ParseOrder(c.Order)
-	if err != nil {
-		return nil, err
-	}
-	var models []predict.Model
-	for _, m := range predict.AllModels() {
-		isMVA := strings.HasPrefix(string(m), "mva-")
-		if env.UsesModel(string(m)) && (!isMVA || c.Servers == 1) { // Lin et al.'s phases are those of one PS
-			models = append(models, m)
-		}
-	}
-	ws := tbaWorkers(c)
-	var out []tbaResult
-	// Paper: the experiment still quotes icpe20's fixed procedure (its
-	// goldens and deviations were judged on it); converged estimates are
-	// predict's default.
-	// The events were bounded by checkWork and are counted as they run.
-	cl := predict.Cluster{Paper: true, Link: sim.Link{Mode: mode, Order: order}, Steps: p.Steps, Seed: env.Spec.Seed, OverheadOn: sim.ReceiveThreads,
-		Progress: env.EventCounter()}
-	if len(models) > 0 {
-		pr, err := predict.Run(c.Trace, cl, ws, models)
-		if err != nil {
-			return nil, err
-		}
-		countASP(env, c, ws, models)
-		errs, _ := pr.Errors(c.Meas)
-		for _, e := range errs {
-			y, _ := pr.Curve(e.Model)
-			var pred []float64
-			for _, w := range e.Workers {
-				pred = append(pred, y[slices.Index(ws, w)])
-			}
-			out = append(out, tbaResult{model: string(e.Model), mean: 100 * e.MeanAbs, max: 100 * e.MaxAbs, workers: e.Workers, pred: pred})
-			if e.Model == predict.Simulator || e.Model == predict.MVAHybrid {
-				signed := make([]string, len(e.Rel))
-				for i, r := range e.Rel {
-					signed[i] = fmt.Sprintf("%+.0f", 100*r)
-				}
-				res.Note("%s: %s signed error %% at W = %v: %s", c.Name, e.Model, e.Workers, strings.Join(signed, " "))
-			}
-		}
-		if y, ok := pr.Curve(predict.Simulator); ok && !math.IsInf(pr.LinkBound, 0) {
-			res.Metric("simulator_peak_over_bound."+c.Name, slices.Max(y)/pr.LinkBound)
-		}
-		if !math.IsInf(pr.LinkBound, 0) {
-			peak := 0.0
-			for _, m := range c.Meas {
-				peak = math.Max(peak, m.Throughput)
-			}
-			res.Metric("measured_peak_over_bound."+c.Name, peak/pr.LinkBound)
-		}
-		if c.Meas[0].Workers == 1 && pr.HasCoarse {
-			// The models start from the profiling run: how fast was it
-			// against the measured 1-worker runs?
-			res.Metric("x1_profile_over_measured."+c.Name, float64(c.Batch)/pr.Coarse.Step/c.Meas[0].Throughput)
-		}
-	}
-	if env.UsesModel(tbaSimOnProcessor) {
-		cl.OverheadOn = sim.Processor
-		pr, err := predict.Run(c.Trace, cl, ws, []predict.Model{predict.Simulator})
-		if err != nil {
-			return nil, err
-		}
-		countASP(env, c, ws, nil)
-		errs, _ := pr.Errors(c.Meas)
-		out = append(out, tbaResult{model: tbaSimOnProcessor, mean: 100 * errs[0].MeanAbs, max: 100 * errs[0].MaxAbs})
-	}
-	if c.Servers == 1 && env.UsesModel(tbaHybridWire) {
-		r, err := tbaHybridOnWire(c, ws)
-		if err != nil {
-			return nil, err
-		}
-		env.CountModelWork(tbaMVAWork(ws[len(ws)-1]))
-		out = append(out, r)
-	}
-	return out, nil
-}
-
-// tbaHybridOnWire is the hybrid MVA on the phases.arrow row of c, at each
-// measured W.
-func tbaHybridOnWire(c *measured.Config, ws []int) (tbaResult, error) {
-	ph := c.Phases
-	if ph.Len() != 1 || ph.Strings("job")[0] != c.Model || int(ph.Ints("batch")[0]) != c.Batch {
-		return tbaResult{}, fmt.Errorf("phases.arrow: want one row of %s at batch %d, have %d rows", c.Model, c.Batch, ph.Len())
-	}
-	phs := mva.Phases{Worker: ph.Floats("s_w")[0], Uplink: ph.Floats("s_u")[0], Server: ph.Floats("s_s")[0], Downlink: ph.Floats("s_d")[0]}
-	x, err := mva.Curve(phs, ws[len(ws)-1], 1, mva.Hybrid)
-	if err != nil {
-		return tbaResult{}, fmt.Errorf("phases.arrow: %w", err)
-	}
-	pred := make([]float64, len(ws))
-	for i, w := range ws {
-		pred[i] = float64(c.Batch) * x[w-1]
-	}
-	mean, hi := relErrors(pred, c.Meas)
-	return tbaResult{model: tbaHybridWire, mean: mean, max: hi}, nil
-}
-
-// relErrors are the mean and largest |pred − meas|/meas in percent, pred[i]
-// predicting meas[i].
-func relErrors(pred []float64, meas []predict.Measurement) (mean, hi float64) {
-	for i, m := range meas {
-		e := 100 * math.Abs(pred[i]-m.Throughput) / m.Throughput
-		mean, hi = mean+e, math.Max(hi, e)
-	}
-	return mean / float64(len(meas)), hi
 }

@@ -61,9 +61,14 @@ func tbaBudgetSet(limited bool) string {
 // (error.mean.<name>.<model> of a set of configurations).
 var tbaReserved = []string{"all", "in_budget", "host_limited"}
 
-// tbaBudgetNote describes c's accounting for a note: the verdict and the
-// largest contention (share of wall time) the testbed recorded.
+// tbaBudgetNote describes c's accounting for a note: with per-point
+// verdicts (points.arrow) how many points hold, else the configuration's
+// verdict and the largest contention (share of wall time) the testbed
+// recorded.
 func tbaBudgetNote(c *measured.Config, limited, known bool) string {
+	if c.Points != nil {
+		return fmt.Sprintf("%d of %d measured points hold their testbed judgement", len(tbaJudged(c)), len(c.Meas))
+	}
 	if !known {
 		return "no artifact accounting"
 	}

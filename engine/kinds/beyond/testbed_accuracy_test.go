@@ -14,6 +14,7 @@ import (
 	"pslab/engine/dataset"
 	"pslab/engine/experiment"
 	"pslab/engine/experiment/experimenttest"
+	"pslab/engine/measured"
 	"pslab/engine/predict"
 	"pslab/engine/sim"
 )
@@ -112,11 +113,38 @@ func setThroughput(t *testing.T, dir, config string, x []float64, batch int64) {
 	require.NoError(t, dataset.Write(path, nt, dataset.Allocator))
 }
 
-func TestTBARelErrors(t *testing.T) {
+func TestTBAErrors(t *testing.T) {
 	t.Parallel()
-	mean, hi := relErrors([]float64{110, 150, 50}, []predict.Measurement{{Workers: 1, Throughput: 100}, {Workers: 2, Throughput: 200}, {Workers: 3, Throughput: 50}})
-	require.InDelta(t, (10+25+0)/3.0, mean, 1e-12)
-	require.InDelta(t, 25, hi, 1e-12)
+	meas := []predict.Measurement{{Workers: 1, Throughput: 100}, {Workers: 2, Throughput: 200}, {Workers: 3, Throughput: 50}}
+	pred := []float64{110, 150, 50}
+	c := &measured.Config{}
+	r := tbaErrors("m", c, meas, pred, nil)
+	require.InDelta(t, (10+25+0)/3.0, r.mean, 1e-12)
+	require.InDelta(t, 25, r.max, 1e-12)
+	require.False(t, r.interval)
+	require.Equal(t, []int{1, 2, 3}, r.workers)
+
+	// With the measurements' intervals over repetitions and the
+	// prediction's: W = 1, r = 1.1 ± 2% → |e| in [7.8, 12.2]%; W = 2,
+	// r = 0.75 ± 2% → [23.5, 26.5]%; W = 3, r = 1 ± 3% (a NaN CI counts as
+	// unknown) → [0, 3]%.
+	c.Points = map[int]measured.Point{1: {Verdict: "holds", CI: 0.02}, 2: {Verdict: "holds", CI: 0.02}, 3: {Verdict: "holds", CI: math.NaN()}}
+	r = tbaErrors("m", c, meas, pred, []float64{0, 0, 0.03})
+	require.True(t, r.interval)
+	require.InDelta(t, (7.8+23.5+0)/3, r.meanLo, 1e-9)
+	require.InDelta(t, (12.2+26.5+3)/3, r.meanHi, 1e-9)
+	require.InDelta(t, 23.5, r.maxLo, 1e-9)
+	require.InDelta(t, 26.5, r.maxHi, 1e-9)
+}
+
+// Only the points that hold their testbed judgement judge a model; a
+// directory without points.arrow judges on all of them.
+func TestTBAJudgesHoldingPointsOnly(t *testing.T) {
+	t.Parallel()
+	c := &measured.Config{Meas: []predict.Measurement{{Workers: 1}, {Workers: 2}, {Workers: 3}}}
+	require.Equal(t, []int{1, 2, 3}, tbaWorkersOf(tbaJudged(c)))
+	c.Points = map[int]measured.Point{1: {Verdict: "holds"}, 2: {Verdict: "fails"}, 3: {Verdict: "unjudged"}}
+	require.Equal(t, []int{1}, tbaWorkersOf(tbaJudged(c)))
 }
 
 // A measurement equal to one model's own prediction has zero error for

@@ -16,27 +16,33 @@ import (
 // fixed-point variant, the most a level of any variant costs.
 func tbaMVAWork(w int) float64 { return 10 * float64(w) }
 
-// tbaEstimate is testbed-accuracy's work on the configurations cs, before
-// any is predicted: simulator events (ASP: the icpe20 simulator twice, one
-// run per overhead placement, of steps steps per worker at every measured
-// W), model work (MVA curves, Cynthia's evaluations, the coarse models'
-// pass over the trace, zhang's predictions, whose per-layer profiles it
-// reads) and the result's rows, metrics and notes.
+// estimate is testbed-accuracy's work on the configurations cs, before
+// any is predicted: simulator events (ASP: each simulator model of the
+// spec at every judged W, leastEvents), model work (MVA curves, Cynthia's
+// evaluations, the coarse models' pass over the trace, zhang's
+// predictions, whose per-layer profiles it reads) and the result's rows,
+// metrics and notes.
 func (p *tbaParams) estimate(env *experiment.Env, cs []*measured.Config) (events, units, rows float64, err error) {
-	steps := p.Steps
-	if steps <= 0 {
-		steps = sim.DefaultSteps
-	}
 	cfg, err := p.Constants.Config(env)
 	if err != nil && env.UsesModel(tbaZhang) {
 		return 0, 0, 0, err
 	}
+	sims := 0.0
+	for _, m := range []string{string(predict.Simulator), tbaSimOnProcessor} {
+		if env.UsesModel(m) {
+			sims++
+		}
+	}
 	for _, c := range cs {
-		ws := tbaWorkers(c)
+		rows += 40 + 2*float64(len(c.Meas)) // its metrics, notes and bars
+		judged := tbaJudged(c)
+		if len(judged) == 0 {
+			continue
+		}
+		ws := tbaWorkersOf(judged)
 		maxW := ws[len(ws)-1]
-		rows += 40 + 2*float64(len(ws)) // its metrics, notes and bars
 		if c.Sync == "asp" {
-			events += 2 * experiment.SimEvents(len(c.Trace.Steps[0].Ops), steps, ws...)
+			events += sims * p.leastEvents(c, ws)
 			units += 2*tbaTraceOps(c) + float64(len(ws)) + 4*tbaMVAWork(maxW)
 			continue
 		}
@@ -56,13 +62,35 @@ func (p *tbaParams) estimate(env *experiment.Env, cs []*measured.Config) (events
 	return events, units, rows + 4*float64(len(tbaModels)) + 4, nil
 }
 
-// tbaWorkers are the measured worker counts of c.
-func tbaWorkers(c *measured.Config) []int {
-	ws := make([]int, len(c.Meas))
-	for i, m := range c.Meas {
-		ws[i] = m.Workers
+// leastEvents are the events one simulator sweep of c at ws costs at
+// least: the paper procedure's runs of Steps steps per worker, or a
+// converged estimate's DefaultReplications of its initial length at each W.
+func (p *tbaParams) leastEvents(c *measured.Config, ws []int) float64 {
+	ops := len(c.Trace.Steps[0].Ops)
+	if p.Estimate == "paper" {
+		return experiment.SimEvents(ops, max(p.Steps, 1), ws...)
 	}
-	return ws
+	least := 0.0
+	for _, w := range ws {
+		steps := p.Steps
+		if steps == 0 {
+			steps = sim.InitialSteps(w)
+		}
+		least += float64(sim.DefaultReplications) * experiment.SimEvents(ops, steps, w)
+	}
+	return least
+}
+
+// eventShare is the events bound of one converged simulator sweep of c at
+// ws: its share of the experiment's event limit in proportion to the
+// least events checkWork admitted for it, so that all of them together
+// stay within the limit (as icpe20-throughput's converged cases).
+func (p *tbaParams) eventShare(env *experiment.Env, c *measured.Config, ws []int) int64 {
+	share := env.EventLimit()
+	if admitted := env.Charged().Events; admitted > 0 {
+		share *= p.leastEvents(c, ws) / admitted
+	}
+	return max(int64(share), 1)
 }
 
 // tbaTraceOps is the number of ops of c's recorded trace: the coarse
@@ -97,7 +125,7 @@ func (p *tbaParams) checkWork(env *experiment.Env, cs []*measured.Config) error 
 	if err != nil {
 		return err
 	}
-	what := fmt.Sprintf("testbed-accuracy: %d configurations, %d simulated steps per worker", len(cs), p.Steps)
+	what := fmt.Sprintf("testbed-accuracy: %d configurations, %s estimates, %d simulated steps per worker", len(cs), p.Estimate, p.Steps)
 	if err := env.CheckEvents(events, what); err != nil {
 		return err
 	}
