@@ -32,10 +32,15 @@ type AccuracyRow struct {
 	Config string
 	// Label says what a summary row averages ("" on a configuration).
 	Label string
-	// HostLimited is "yes" or "no", the testbed's verdict on the
-	// configuration (metric host_limited.<config>), "" when unrecorded;
-	// Cause is its testbed.acct.host_limited_cause.
+	// HostLimited is "yes" or "no", the testbed's configuration-wide
+	// verdict (metric host_limited.<config>), "" when unrecorded; Cause is
+	// its testbed.acct.host_limited_cause.
 	HostLimited, Cause string
+	// Judged is, for a configuration judged point by point (metrics
+	// measured.judged.<config> and measured.unjudged.<config>), how many of
+	// its measured points hold their testbed judgement, e.g. "6 of 7"; ""
+	// otherwise. Only those points judge a model.
+	Judged string
 	// Page is the configuration's throughput dataset page ("" if none).
 	Page  string
 	Cells []AccuracyCell
@@ -79,16 +84,20 @@ func newAccuracy(e *Experiment) *Accuracy {
 	rows, models := map[string]bool{}, map[string]bool{}
 	for k := range m {
 		rest, ok := strings.CutPrefix(k, "error.mean.")
-		if i := strings.LastIndex(rest, "."); ok && i > 0 {
+		if i := strings.LastIndex(rest, "."); ok && i > 0 && !strings.HasPrefix(rest[i+1:], "ci95_") {
 			rows[rest[:i]], models[rest[i+1:]] = true, true
+		}
+		if r, ok := strings.CutPrefix(k, "measured.judged."); ok { // a row even if no point judges
+			rows[r] = true
 		}
 	}
 	a.Models = sortedKeys(models)
 	isConfig := func(r string) bool {
 		_, in := e.Spec.Inputs[r]
 		_, hl := m["host_limited."+r]
+		_, judged := m["measured.judged."+r]
 		_, summary := summaryOrder[r]
-		return (in || hl) && !summary
+		return (in || hl || judged) && !summary
 	}
 	// Paper checks: on a cell (error.<stat>.<row>.<model>), and on a
 	// model as a whole (an average, or another metric of the model).
@@ -117,6 +126,9 @@ func newAccuracy(e *Experiment) *Accuracy {
 		row := a.row(r, isConfig(r), cellChecks, byModel, uses)
 		if isConfig(r) {
 			row.HostLimited, row.Cause, row.Page = hostLimited(e, r)
+			if j, ok := m["measured.judged."+r]; ok {
+				row.Judged = fmt.Sprintf("%g of %g", float64(j), float64(j+m["measured.unjudged."+r]))
+			}
 			a.Rows = append(a.Rows, row)
 		} else {
 			row.Label = summaryLabel(r, m)

@@ -170,19 +170,19 @@ func TestReportInBrowser(t *testing.T) {
 	require.True(t, strings.HasSuffix(url, "/fig/icpe20/fig14.svg"), url)
 	require.Equal(t, "svg", root)
 
-	// The accuracy page: one row per configuration with its host-limited
-	// verdict, the summaries in the footer under a label.
+	// The accuracy page: one row per configuration with its testbed
+	// judgement, the summaries in the footer under a label.
 	a := site.Accuracy
 	var body, foot, verdicts int
 	require.NoError(t, chromedp.Run(ctx, chromedp.Navigate("file://"+filepath.ToSlash(filepath.Join(out, "accuracy.html"))),
 		chromedp.WaitVisible("#accuracy", chromedp.ByID),
 		chromedp.Evaluate(`document.querySelectorAll("#accuracy tbody tr").length`, &body),
 		chromedp.Evaluate(`document.querySelectorAll("#accuracy tfoot tr").length`, &foot),
-		chromedp.Evaluate(`document.querySelectorAll("#accuracy tbody td.hl.yes, #accuracy tbody td.hl.no").length`, &verdicts),
+		chromedp.Evaluate(`document.querySelectorAll("#accuracy tbody td.hl.yes, #accuracy tbody td.hl.no, #accuracy tbody td.hl.judged").length`, &verdicts),
 	))
 	require.Equal(t, len(a.Rows), body)
 	require.Equal(t, len(a.Summaries)+1, foot, "summaries and the footer's label row")
-	require.Equal(t, len(a.Rows), verdicts, "every configuration says whether it was host-limited")
+	require.Equal(t, len(a.Rows), verdicts, "every configuration says how many of its points hold, or whether it was host-limited")
 
 	// A dataset page: a small plot with a size, the metadata grouped.
 	var d *Dataset

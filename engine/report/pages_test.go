@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -32,45 +33,44 @@ func repoSite(t *testing.T) *Site {
 }
 
 // TestAccuracyRowsAndFooter is issue 27 item 5: the configurations are
-// the table's rows, each saying whether the testbed found it
-// host-limited; the experiment's summaries (all, host_limited, in_budget)
-// are labelled footer rows, never rows among the configurations.
+// the table's rows, each saying how many of its points hold their testbed
+// judgement (or, measured before per-point judgement, whether the testbed
+// found it host-limited); the experiment's summaries are labelled footer
+// rows, never rows among the configurations.
 func TestAccuracyRowsAndFooter(t *testing.T) {
 	t.Parallel()
 	a := repoSite(t).Accuracy
 	require.NotNil(t, a)
 	m := a.Experiment.Run.Metrics
-	limited, within := 0, 0
 	for _, r := range a.Rows {
 		_, summary := summaryOrder[r.Config]
 		require.False(t, summary, "summary %s among the configurations", r.Config)
-		require.Contains(t, []string{"yes", "no"}, r.HostLimited, r.Config)
 		require.NotEmpty(t, r.Page, "%s links its throughput dataset", r.Config)
+		if j, ok := m["measured.judged."+r.Config]; ok {
+			require.Equal(t, fmt.Sprintf("%g of %g", float64(j), float64(j+m["measured.unjudged."+r.Config])), r.Judged, r.Config)
+			continue
+		}
+		require.Contains(t, []string{"yes", "no"}, r.HostLimited, r.Config)
 		if r.HostLimited == "yes" {
-			limited++
 			require.NotEmpty(t, r.Cause, r.Config)
-		} else {
-			within++
 		}
 	}
-	require.Equal(t, float64(m["datasets.host_limited"]), float64(limited))
-	require.Equal(t, float64(m["datasets.in_budget"]), float64(within))
+	require.Len(t, a.Rows, 25, "every configuration, also those none of whose points judges")
 	var got []string
 	for _, r := range a.Summaries {
 		got = append(got, r.Config)
 		require.NotEmpty(t, r.Label)
 	}
-	require.Equal(t, []string{"all", "host_limited", "in_budget"}, got)
+	require.Equal(t, []string{"all"}, got)
 
 	files, err := repoSite(t).Render()
 	require.NoError(t, err)
 	page, _ := files.Get("accuracy.html")
 	body, foot, ok := strings.Cut(string(page), "<tfoot>")
 	require.True(t, ok, "the summaries are the table's footer")
-	require.NotContains(t, body, "<code>host_limited</code>")
-	require.NotContains(t, body, "<code>in_budget</code>")
-	require.Contains(t, foot, "mean over the 23 host-limited configurations")
-	require.Contains(t, foot, "mean over the 2 configurations within the host budget")
+	require.NotContains(t, body, "<code>all</code>")
+	require.Contains(t, body, "7 of 7 points hold")
+	require.Contains(t, foot, "mean over all configurations")
 }
 
 // TestAccuracyBoundsPerModel: every model with a paper bound has every
