@@ -183,7 +183,10 @@ func fmtSync(v float64) string {
 	return strconv.FormatFloat(v, 'f', 2, 64)
 }
 
-// modesString describes a point's operating modes.
+// modesString describes a point's operating modes: each one's mean
+// throughput, interval, share of the runs and signature (step-start
+// synchrony, and the spread of the workers' first step starts, which would
+// show a mode chosen at start-up).
 func modesString(p *PointVerdict) string {
 	if p.Rates.N < 4 {
 		return fmt.Sprintf("modes untested (%d runs < 4)", p.Rates.N)
@@ -193,7 +196,7 @@ func modesString(p *PointVerdict) string {
 	}
 	s := make([]string, len(p.Modes))
 	for i, m := range p.Modes {
-		s[i] = fmt.Sprintf("%.0f ±%s ×%.0f%% sync %s", m.Mean, pct(m.CI, 1), 100*m.Frequency, fmtSync(m.Synchrony))
+		s[i] = fmt.Sprintf("%.0f ±%s ×%.0f%% sync %s start %s", m.Mean, pct(m.CI, 1), 100*m.Frequency, fmtSync(m.Synchrony), fmtSpread(m.StartSpread))
 	}
 	return "modes " + strings.Join(s, " / ")
 }
@@ -213,4 +216,12 @@ func verdictString(p *PointVerdict) string {
 		v += ": " + strings.Join(why, "; ")
 	}
 	return v
+}
+
+// fmtSpread is a start spread in ms, "-" when undefined.
+func fmtSpread(s float64) string {
+	if math.IsNaN(s) {
+		return "-"
+	}
+	return fmt.Sprintf("%.1fms", 1e3*s)
 }

@@ -1,12 +1,15 @@
 package collection
 
 import (
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/apache/arrow/go/v17/arrow/memory"
 	"github.com/stretchr/testify/require"
+
+	"pslab/engine/testbed/analysis"
 )
 
 // verify exits 0 when every point holds and prints, per point, the
@@ -58,4 +61,18 @@ func TestVerifyCommittedVersion2IsUnjudged(t *testing.T) {
 			require.Equal(t, "no stretched runs (accounting version 2 predates dilation sensitivity, version 3)", p.Unjudged)
 		}
 	}
+}
+
+// A point's operating modes print each mode's mean, interval, share and
+// signature: step-start synchrony and the workers' start spread, which
+// would show a mode chosen at start-up.
+func TestModesStringShowsSignature(t *testing.T) {
+	t.Parallel()
+	p := &PointVerdict{Rates: analysis.NewSample([]float64{1, 1, 1, 2, 2})}
+	require.Equal(t, "one mode (BC 0.00)", modesString(p))
+	p.Modes = []ModeSummary{
+		{Mode: analysis.Mode{Mean: 2751, Frequency: 0.87}, CI: 0.017, Synchrony: 0.70, StartSpread: 0.0014},
+		{Mode: analysis.Mode{Mean: 4148, Frequency: 0.13}, CI: 0.016, Synchrony: 0.08, StartSpread: math.NaN()},
+	}
+	require.Equal(t, "modes 2751 ±1.7% ×87% sync 0.70 start 1.4ms / 4148 ±1.6% ×13% sync 0.08 start -", modesString(p))
 }
