@@ -88,7 +88,8 @@ func emulatedGbit(c *measured.Config) float64 {
 // its 95% interval: the mean of the judged points' interval ends, every
 // point at its worst together) and max_error (of |error|) over the judged
 // points, measured.judged and measured.unjudged (how many points hold
-// their testbed judgement and how many do not), and with params.ratio ratio.<a>_<b>.<predicted|
+// their testbed judgement and how many do not), and with params.ratio
+// (over every point, judged or not) ratio.<a>_<b>.<predicted|
 // measured>.gbit<E> and ratio_change.<a>_<b>.<predicted|measured> (ratio at
 // the lowest over the ratio at the highest measured bandwidth).
 func zhangTestbedIterationTime(_ context.Context, env *experiment.Env) (*experiment.Result, error) {
