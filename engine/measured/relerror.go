@@ -37,3 +37,44 @@ func orZero(v float64) float64 {
 	}
 	return v
 }
+
+// AbsErrors accumulates a model's |relative errors| against several
+// measurements with their 95% intervals (RelError.Abs). The mean's
+// interval is the mean of the points' interval ends and the largest's the
+// largest of each end: every point at its worst together, so
+// conservative. The zero value is empty.
+type AbsErrors struct {
+	// N is the number of errors added.
+	N int
+	// Max is the largest |error|, [MaxLo, MaxHi] its interval.
+	Max, MaxLo, MaxHi float64
+	// Interval reports whether any error had an interval wider than its
+	// value.
+	Interval bool
+
+	sum, lo, hi float64
+}
+
+// Add adds one error.
+func (a *AbsErrors) Add(re RelError) {
+	e, lo, hi := re.Abs()
+	a.Interval = a.Interval || lo < e || hi > e
+	a.sum, a.lo, a.hi = a.sum+e, a.lo+lo, a.hi+hi
+	a.Max, a.MaxLo, a.MaxHi = math.Max(a.Max, e), math.Max(a.MaxLo, lo), math.Max(a.MaxHi, hi)
+	a.N++
+}
+
+// Mean is the mean |error| and its interval; zeros when empty.
+func (a AbsErrors) Mean() (mean, lo, hi float64) {
+	if a.N == 0 {
+		return 0, 0, 0
+	}
+	n := float64(a.N)
+	return a.sum / n, a.lo / n, a.hi / n
+}
+
+// Scaled is re with every value multiplied by k (e.g. 100 for percent);
+// its Abs is k times re's.
+func (re RelError) Scaled(k float64) RelError {
+	return RelError{E: k * re.E, Lo: k * re.Lo, Hi: k * re.Hi}
+}

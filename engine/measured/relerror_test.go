@@ -61,3 +61,27 @@ func TestConfigJudgesAndRanges(t *testing.T) {
 	require.True(t, ok)
 	require.Equal(t, 0.0, c.CI(3), "one repetition: no interval")
 }
+
+// AbsErrors: the mean with the mean of the interval ends, the largest
+// with the largest of each end; scaling scales them exactly.
+func TestAbsErrors(t *testing.T) {
+	t.Parallel()
+	var a AbsErrors
+	require.Equal(t, [3]float64{}, func() [3]float64 { m, lo, hi := a.Mean(); return [3]float64{m, lo, hi} }())
+	a.Add(RelError{E: 0.1, Lo: 0.1, Hi: 0.1})
+	require.False(t, a.Interval)
+	a.Add(RelError{E: -0.3, Lo: -0.35, Hi: -0.25})
+	a.Add(RelError{E: 0.01, Lo: -0.02, Hi: 0.04})
+	mean, lo, hi := a.Mean()
+	require.InDelta(t, (0.1+0.3+0.01)/3, mean, 1e-15)
+	require.InDelta(t, (0.1+0.25+0)/3, lo, 1e-15)
+	require.InDelta(t, (0.1+0.35+0.04)/3, hi, 1e-15)
+	require.Equal(t, [3]float64{0.3, 0.25, 0.35}, [3]float64{a.Max, a.MaxLo, a.MaxHi})
+	require.True(t, a.Interval)
+	require.Equal(t, 3, a.N)
+
+	re := RelError{E: -0.3, Lo: -0.35, Hi: -0.25}
+	e, l, h := re.Abs()
+	se, sl, sh := re.Scaled(100).Abs()
+	require.Equal(t, [3]float64{100 * e, 100 * l, 100 * h}, [3]float64{se, sl, sh})
+}

@@ -268,14 +268,13 @@ func testbedAccuracy(ctx context.Context, env *experiment.Env) (*experiment.Resu
 		res.Metric("datasets."+set, float64(n))
 	}
 	if len(iterErrs) > 0 {
-		var sum, lo, hi, worst float64
+		var abs measured.AbsErrors
 		for _, re := range iterErrs {
-			e, eLo, eHi := re.Abs()
-			sum, lo, hi, worst = sum+100*e, lo+100*eLo, hi+100*eHi, math.Max(worst, 100*e)
+			abs.Add(re.Scaled(100))
 		}
-		n := float64(len(iterErrs))
-		res.MetricInterval("iter_error.mean.zhang", sum/n, lo/n, hi/n)
-		res.Metric("iter_error.max.zhang", worst)
+		mean, lo, hi := abs.Mean()
+		res.MetricInterval("iter_error.mean.zhang", mean, lo, hi)
+		res.Metric("iter_error.max.zhang", abs.Max)
 	}
 	for _, m := range tbaDrawn {
 		for _, g := range groups {

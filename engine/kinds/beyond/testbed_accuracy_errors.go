@@ -1,8 +1,6 @@
 package beyond
 
 import (
-	"math"
-
 	"pslab/engine/measured"
 	"pslab/engine/predict"
 )
@@ -41,27 +39,22 @@ func tbaJudged(c *measured.Config) []predict.Measurement {
 // predicting meas[i] with the relative 95% half-width hp[i] (hp nil: an
 // exact model). Each point's error has the interval of
 // measured.NewRelError (the prediction's half-width against the
-// measurement's over repetitions, measured.Config.CI); the mean's
-// interval is the mean of the points' interval ends and the largest's
-// the largest of each end, every point at its worst together
-// (conservative).
+// measurement's over repetitions, measured.Config.CI), and the mean and
+// largest their intervals as measured.AbsErrors gives them.
 func tbaErrors(model string, c *measured.Config, meas []predict.Measurement, pred, hp []float64) tbaResult {
 	r := tbaResult{model: model}
+	var abs measured.AbsErrors
 	for i, m := range meas {
 		h := 0.0
 		if hp != nil {
 			h = hp[i]
 		}
 		re := measured.NewRelError(pred[i], m.Throughput, h, c.CI(m.Workers))
-		e, lo, hi := re.Abs()
-		r.interval = r.interval || lo < e || hi > e
-		r.mean, r.meanLo, r.meanHi = r.mean+100*e, r.meanLo+100*lo, r.meanHi+100*hi
-		r.max, r.maxLo, r.maxHi = math.Max(r.max, 100*e), math.Max(r.maxLo, 100*lo), math.Max(r.maxHi, 100*hi)
+		abs.Add(re.Scaled(100))
 		r.workers, r.pred, r.signed = append(r.workers, m.Workers), append(r.pred, pred[i]), append(r.signed, re.E)
 	}
-	if n := float64(len(meas)); n > 0 {
-		r.mean, r.meanLo, r.meanHi = r.mean/n, r.meanLo/n, r.meanHi/n
-	}
+	r.mean, r.meanLo, r.meanHi = abs.Mean()
+	r.max, r.maxLo, r.maxHi, r.interval = abs.Max, abs.MaxLo, abs.MaxHi, abs.Interval
 	return r
 }
 

@@ -89,45 +89,40 @@ type cynthiaMeasuredCase struct {
 	Input string
 }
 
-// cynthiaErrors accumulates |relative errors| and their 95% intervals by
-// a key (a sync mechanism or a case), in first-seen order.
+// cynthiaErrors accumulates |relative errors| with their 95% intervals
+// (measured.AbsErrors) by a key (a sync mechanism or a case), in
+// first-seen order.
 type cynthiaErrors struct {
-	keys               []string
-	sum, lo, hi, worst map[string]float64
-	count              map[string]int
+	keys  []string
+	byKey map[string]*measured.AbsErrors
 }
 
 func newCynthiaErrors() *cynthiaErrors {
-	return &cynthiaErrors{sum: map[string]float64{}, lo: map[string]float64{}, hi: map[string]float64{}, worst: map[string]float64{}, count: map[string]int{}}
+	return &cynthiaErrors{byKey: map[string]*measured.AbsErrors{}}
 }
 
 func (e *cynthiaErrors) add(key string, re measured.RelError) {
-	if e.count[key] == 0 {
+	if e.byKey[key] == nil {
 		e.keys = append(e.keys, key)
+		e.byKey[key] = &measured.AbsErrors{}
 	}
-	abs, lo, hi := re.Abs()
-	e.sum[key] += abs
-	e.lo[key] += lo
-	e.hi[key] += hi
-	e.worst[key] = math.Max(e.worst[key], abs)
-	e.count[key]++
+	e.byKey[key].Add(re)
 }
 
-// record writes mean_abs_error.<key> (with its 95% interval: the mean of
-// the points' interval ends, every point at its worst together, so
-// conservative) and max_abs_error.<key> (fractions) and a note per key,
-// keys sorted if sorted is set.
+// record writes mean_abs_error.<key> (with its 95% interval) and
+// max_abs_error.<key> (fractions) and a note per key, keys sorted if
+// sorted is set.
 func (e *cynthiaErrors) record(res *experiment.Result, sorted bool) {
 	keys := slices.Clone(e.keys)
 	if sorted {
 		sort.Strings(keys)
 	}
 	for _, k := range keys {
-		n := float64(e.count[k])
-		mean, lo, hi := e.sum[k]/n, e.lo[k]/n, e.hi[k]/n
+		a := e.byKey[k]
+		mean, lo, hi := a.Mean()
 		res.MetricInterval("mean_abs_error."+k, mean, lo, hi)
-		res.Metric("max_abs_error."+k, e.worst[k])
-		res.Note("%s: mean |error| %.1f%% [%.1f%%, %.1f%%], max %.1f%% over %d points", k, 100*mean, 100*lo, 100*hi, 100*e.worst[k], e.count[k])
+		res.Metric("max_abs_error."+k, a.Max)
+		res.Note("%s: mean |error| %.1f%% [%.1f%%, %.1f%%], max %.1f%% over %d points", k, 100*mean, 100*lo, 100*hi, 100*a.Max, a.N)
 	}
 }
 

@@ -3,7 +3,6 @@ package zhang
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 
@@ -226,21 +225,20 @@ func zhangTestbedIterationTime(_ context.Context, env *experiment.Env) (*experim
 			return nil, err
 		}
 	}
-	var sum, lo, hi, worst, judged float64
+	var abs measured.AbsErrors
 	for _, q := range pts {
-		if !q.judges {
-			continue
+		if q.judges {
+			abs.Add(q.err)
 		}
-		e, eLo, eHi := q.err.Abs()
-		sum, lo, hi, worst, judged = sum+e, lo+eLo, hi+eHi, math.Max(worst, e), judged+1
 	}
-	res.Metric("measured.judged", judged)
-	res.Metric("measured.unjudged", float64(len(pts))-judged)
-	if judged > 0 {
-		res.MetricInterval("mean_error", sum/judged, lo/judged, hi/judged)
-		res.Metric("max_error", worst)
-		res.Note("measured: %d BSP points, %.0f of them judged (holding their testbed judgement): mean |relative error| of the iteration time %.1f%% [%.1f%%, %.1f%%], max %.1f%%",
-			len(pts), judged, 100*sum/judged, 100*lo/judged, 100*hi/judged, 100*worst)
+	res.Metric("measured.judged", float64(abs.N))
+	res.Metric("measured.unjudged", float64(len(pts)-abs.N))
+	if abs.N > 0 {
+		mean, lo, hi := abs.Mean()
+		res.MetricInterval("mean_error", mean, lo, hi)
+		res.Metric("max_error", abs.Max)
+		res.Note("measured: %d BSP points, %d of them judged (holding their testbed judgement): mean |relative error| of the iteration time %.1f%% [%.1f%%, %.1f%%], max %.1f%%",
+			len(pts), abs.N, 100*mean, 100*lo, 100*hi, 100*abs.Max)
 	}
 	if len(p.Ratio) == 0 {
 		return res, nil
