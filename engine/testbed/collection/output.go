@@ -143,6 +143,9 @@ func (o *Outcome) provenance(h Host) dataset.Provenance {
 			"testbed.dilation_network":   DilationNetwork,
 		},
 	}
+	if c.StartStaggerMs > 0 { // an intervention, written only where made
+		prov.Extra["testbed.start_stagger_ms"] = f(c.StartStaggerMs)
+	}
 	o.acctExtra(prov.Extra)
 	return prov
 }

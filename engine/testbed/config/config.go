@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"pslab/engine/confine"
 	"pslab/engine/testbed/training"
@@ -71,6 +72,12 @@ type Config struct {
 	// adds no repetition beyond Repetitions once it is spent (0: no cap).
 	// Key max_minutes.
 	MaxMinutes float64 `json:",omitempty"`
+	// StartStaggerMs delays worker i's first step by i·StartStaggerMs
+	// milliseconds (at dilation 1; Stretch stretches it too): an
+	// intervention that sets the workers' initial phases, for finding
+	// what selects an operating mode (0: all start together). Key
+	// start_stagger_ms.
+	StartStaggerMs float64 `json:",omitempty"`
 	// Source is "file:line" of the configuration's [[config]] header
 	// (empty for configurations not read from a file); not hashed.
 	Source string `json:"-"`
@@ -98,7 +105,8 @@ func (c *Config) Job(root string, w int) training.Job {
 	}
 	return training.Job{Profile: prof, Batch: c.Batch, DeviceSpeed: c.DeviceSpeed, BytesScale: c.BytesScale,
 		Servers: c.Servers, Workers: w, Sync: c.Sync, Transport: c.Transport, Order: c.Order,
-		Seed: c.Seed, Window: c.Window, ConnWindow: c.ConnWindow}
+		Seed: c.Seed, Window: c.Window, ConnWindow: c.ConnWindow,
+		StartStagger: time.Duration(math.Round(c.StartStaggerMs * 1e6))}
 }
 
 // fileExists reports whether path names an existing regular file.
@@ -136,6 +144,7 @@ type configFields struct {
 	Dilations      *[]float64 `toml:"dilations"`
 	DilatePoints   *int       `toml:"dilate_points"`
 	MaxMinutes     *float64   `toml:"max_minutes"`
+	StartStaggerMs *float64   `toml:"start_stagger_ms"`
 }
 
 type configFile struct {

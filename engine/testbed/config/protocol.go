@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"pslab/engine/testbed/training"
 )
 
 // Bounds of the protocol keys of issue 29 (Config.MaxRepetitions,
@@ -49,6 +51,12 @@ func mergeOptional(out *Config, c, d configFields) {
 	case d.MaxMinutes != nil:
 		out.MaxMinutes = *d.MaxMinutes
 	}
+	switch {
+	case c.StartStaggerMs != nil:
+		out.StartStaggerMs = *c.StartStaggerMs
+	case d.StartStaggerMs != nil:
+		out.StartStaggerMs = *d.StartStaggerMs
+	}
 }
 
 // RepCap is the largest number of repetitions of a point: MaxRepetitions,
@@ -83,6 +91,7 @@ func (c *Config) StretchedPoints() int {
 func (c Config) Stretch(k float64) Config {
 	c.DeviceSpeed /= k
 	c.BandwidthMbit /= k
+	c.StartStaggerMs *= k
 	return c
 }
 
@@ -105,6 +114,11 @@ func (f *configFields) checkProtocol() (key string, err error) {
 	if f.MaxMinutes != nil {
 		if v := *f.MaxMinutes; !(v >= 0) || math.IsInf(v, 0) {
 			return "max_minutes", fmt.Errorf("%v, need a finite value ≥ 0", v)
+		}
+	}
+	if f.StartStaggerMs != nil {
+		if v, most := *f.StartStaggerMs, training.MaxStartStagger.Milliseconds(); !(v >= 0 && v <= float64(most)) {
+			return "start_stagger_ms", fmt.Errorf("%v, need 0 ≤ start_stagger_ms ≤ %d", v, most)
 		}
 	}
 	return "", nil
@@ -140,6 +154,8 @@ func (c *Config) validateProtocol() error {
 		return errors.New("field dilate_points: set without dilations")
 	case !(c.MaxMinutes >= 0) || math.IsInf(c.MaxMinutes, 0):
 		return fmt.Errorf("field max_minutes: %v, need a finite value ≥ 0", c.MaxMinutes)
+	case !(c.StartStaggerMs >= 0 && c.StartStaggerMs <= float64(training.MaxStartStagger.Milliseconds())):
+		return fmt.Errorf("field start_stagger_ms: %v, need 0 ≤ start_stagger_ms ≤ %d", c.StartStaggerMs, training.MaxStartStagger.Milliseconds())
 	}
 	if err := checkDilations(c.Dilations); err != nil {
 		return fmt.Errorf("field dilations: %w", err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -39,6 +40,14 @@ func TestProtocolKeysOptionalAndHashStable(t *testing.T) {
 	require.Equal(t, cs[0].BandwidthMbit/4, s.BandwidthMbit)
 	require.Equal(t, cs[0].BytesScale, s.BytesScale)
 	require.Equal(t, cs[0].Window, s.Window)
+
+	staggered, err := loadConfigs(t, goodConfigs+"start_stagger_ms = 40\n")
+	require.NoError(t, err)
+	st := staggered[len(staggered)-1]
+	require.NotEqual(t, cs[len(cs)-1].Hash(), st.Hash(), "an intervention is a new measurement")
+	require.Equal(t, 40*time.Millisecond, st.Job(".", 3).StartStagger)
+	stretched := st.Stretch(4)
+	require.Equal(t, 160*time.Millisecond, stretched.Job(".", 3).StartStagger, "the initial phases stretch with the run")
 }
 
 // Bad protocol keys are refused with file:line and key, in [defaults] at
@@ -54,6 +63,8 @@ func TestProtocolKeysRefused(t *testing.T) {
 		{"dilate_points = 2\n", "field dilate_points: set without dilations"},
 		{"max_minutes = -1\n", "field max_minutes: -1, need a finite value ≥ 0"},
 		{"max_minutes = nan\n", "field max_minutes: NaN"},
+		{"start_stagger_ms = -5\n", "field start_stagger_ms: -5, need 0 ≤ start_stagger_ms ≤ 60000"},
+		{"start_stagger_ms = nan\n", "field start_stagger_ms: NaN"},
 	} {
 		_, err := loadConfigs(t, goodConfigs+"\n[[config]]\nname = \"c\"\nmodel = \"toy\"\n"+tc.edit)
 		require.ErrorContains(t, err, tc.want, tc.edit)

@@ -116,6 +116,13 @@ func RunWorkerProcess(ctx context.Context, o WorkerOptions) (*WorkerResult, erro
 	if err := w.ready(ctx); err != nil {
 		return nil, err
 	}
+	if d := time.Duration(o.ID) * o.Job.StartStagger; d > 0 {
+		select { // Job.StartStagger: this worker's initial phase
+		case <-time.After(d):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	for s := range o.Steps {
 		if s == o.FailAt {
 			return nil, fmt.Errorf("testbed: worker %d: injected failure at step %d", o.ID, s)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"pslab/engine/dataset"
 	"pslab/engine/zoo"
@@ -68,7 +69,16 @@ type Job struct {
 	// ignores values below 64 KiB, so those are rejected). The ordered
 	// transport always uses OrderedWindow.
 	Window, ConnWindow int64
+	// StartStagger delays worker i's first step by i·StartStagger after
+	// every worker has registered (0: all start together). An
+	// intervention for the study of operating modes (engine/testbed doc,
+	// "Operating modes"): it sets the workers' initial phases.
+	StartStagger time.Duration
 }
+
+// MaxStartStagger bounds Job.StartStagger: a minute between consecutive
+// workers' starts is far beyond any step the testbed emulates.
+const MaxStartStagger = time.Minute
 
 // minWindow is gRPC-Go's lower bound on flow-control windows (bytes).
 const minWindow = 64 * 1024
@@ -87,6 +97,7 @@ func (j *Job) RegisterFlags(fs *flag.FlagSet) {
 	fs.Uint64Var(&j.Seed, "seed", 1, "seed of the random order")
 	fs.Int64Var(&j.Window, "window", 256*1024, "HTTP/2 stream window of the multiplexed transport (bytes)")
 	fs.Int64Var(&j.ConnWindow, "conn-window", 256*1024, "HTTP/2 connection window of the multiplexed transport (bytes)")
+	fs.DurationVar(&j.StartStagger, "start-stagger", 0, "worker i starts its first step i times this after all registered (0: together)")
 }
 
 // Args returns the command-line flags that reproduce j.
@@ -97,6 +108,7 @@ func (j *Job) Args() []string {
 		"-servers", fmt.Sprint(j.Servers), "-workers", fmt.Sprint(j.Workers),
 		"-sync", j.Sync, "-transport", j.Transport, "-order", j.Order,
 		"-seed", fmt.Sprint(j.Seed), "-window", fmt.Sprint(j.Window), "-conn-window", fmt.Sprint(j.ConnWindow),
+		"-start-stagger", j.StartStagger.String(),
 	}
 }
 
@@ -119,6 +131,8 @@ func (j *Job) Validate() error {
 		return fmt.Errorf("testbed: job: sync %q, want asp or bsp", j.Sync)
 	case j.Transport != Multiplexed && j.Transport != Ordered:
 		return fmt.Errorf("testbed: job: transport %q, want multiplexed or ordered", j.Transport)
+	case j.StartStagger < 0 || j.StartStagger > MaxStartStagger:
+		return fmt.Errorf("testbed: job: start stagger %v, need 0 ≤ stagger ≤ %v", j.StartStagger, MaxStartStagger)
 	}
 	if _, err := ParseOrder(j.Order); err != nil {
 		return fmt.Errorf("testbed: job: %w", err)

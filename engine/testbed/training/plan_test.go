@@ -88,6 +88,8 @@ func TestJobValidateNamesField(t *testing.T) {
 		{func(j *Job) { j.Order = "size" }, "order"},
 		{func(j *Job) { j.Window = 1000 }, "window 1000 bytes"},
 		{func(j *Job) { j.Batch = -1 }, "batch"},
+		{func(j *Job) { j.StartStagger = -1 }, "start stagger"},
+		{func(j *Job) { j.StartStagger = MaxStartStagger + 1 }, "start stagger"},
 	} {
 		j := toyJob()
 		tc.edit(&j)
