@@ -40,6 +40,9 @@ type Config struct {
 	// version 3 on; nil for an older directory, which
 	// testbed.acct.host_limited judges as a whole.
 	Points map[int]Point
+	// Runs are the unstretched throughput runs from runs.arrow
+	// (accounting version 3 on); nil for an older directory.
+	Runs []Run
 }
 
 // Load reads the testbed configuration directory of input name: its
@@ -83,6 +86,15 @@ func Load(env *experiment.Env, name string) (*Config, error) {
 			return nil, err
 		}
 		if c.Points, err = ReadPoints(pt); err != nil {
+			return nil, fail("%v", err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, RunsFile)); err == nil {
+		rt, err := read(RunsFile, RunsSchema)
+		if err != nil {
+			return nil, err
+		}
+		if c.Runs, err = ReadRuns(rt); err != nil {
 			return nil, fail("%v", err)
 		}
 	}

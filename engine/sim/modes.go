@@ -61,13 +61,15 @@ func operatingMode(samples []float64, n int) OperatingMode {
 		m.Lo, m.Hi = m.Throughput-h, m.Throughput+h
 	}
 	m.Frequency = float64(len(samples)) / float64(n)
-	m.FrequencyLo, m.FrequencyHi = wilson(len(samples), n)
+	m.FrequencyLo, m.FrequencyHi = Wilson(len(samples), n)
 	return m
 }
 
-// wilson is the 95% Wilson score interval of a proportion of k in n
-// (Wilson, JASA 1927; Brown, Cai, DasGupta, Statist. Sci. 2001).
-func wilson(k, n int) (lo, hi float64) {
+// Wilson is the 95% Wilson score interval of a proportion of k in n
+// (Wilson, JASA 1927; Brown, Cai, DasGupta, Statist. Sci. 2001): the
+// interval of an operating mode's frequency, here over replications and
+// for the testbed's runs (experiments judge both with it).
+func Wilson(k, n int) (lo, hi float64) {
 	const z = 1.959963984540054
 	p, nf := float64(k)/float64(n), float64(n)
 	d := 1 + z*z/nf

@@ -11,13 +11,13 @@ import (
 // DasGupta 2001, Table 1's n = 10 rows by hand).
 func TestWilson(t *testing.T) {
 	t.Parallel()
-	lo, hi := wilson(5, 10)
+	lo, hi := Wilson(5, 10)
 	require.InDelta(t, 0.2366, lo, 1e-4)
 	require.InDelta(t, 0.7634, hi, 1e-4)
-	lo, hi = wilson(0, 10)
+	lo, hi = Wilson(0, 10)
 	require.Zero(t, lo)
 	require.InDelta(t, 0.2775, hi, 1e-4)
-	lo, hi = wilson(10, 10)
+	lo, hi = Wilson(10, 10)
 	require.InDelta(t, 0.7225, lo, 1e-4)
 	require.Equal(t, 1.0, hi)
 }

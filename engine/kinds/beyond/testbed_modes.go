@@ -1,0 +1,251 @@
+package beyond
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+
+	"pslab/engine/dataset"
+	"pslab/engine/experiment"
+	"pslab/engine/measured"
+	"pslab/engine/predict"
+	"pslab/engine/sim"
+)
+
+// tbmStart is one [[params.start]]: a testbed configuration directory (an
+// input) of the job, measured with one way of starting the workers.
+type tbmStart struct {
+	// ID names its metrics; Label its point in the figure.
+	ID, Label string
+	Input     string
+}
+
+type tbmParams struct {
+	// Starts are the configurations of one job and one W that differ only
+	// in how the workers start (testbed start_stagger_ms), in drawing
+	// order; the first is the reference the others are tested against.
+	Starts []tbmStart `toml:"start"`
+	// SynchronySplit: a run whose synchrony (the testbed's Kuramoto order
+	// parameter of the workers' step starts, 1 lockstep, 0 interleaved)
+	// exceeds it settled in step, any other interleaved.
+	SynchronySplit float64 `toml:"synchrony_split"`
+	// Simulator is the ID of the start whose recorded 1-worker profile
+	// the icpe20 simulator reads.
+	Simulator string
+	// Precision is the converged estimate's target relative half-width
+	// (0 → sim.DefaultTarget).
+	Precision float64
+	// Workers is the W compared; each configuration's unstretched runs
+	// at it are read, any others left out.
+	Workers int
+	// PaperSteps are the simulated steps per worker of icpe20's own
+	// procedure (workers started together, the first 50 completions
+	// excluded), simulated beside the converged estimate (0 → 1000).
+	PaperSteps int `toml:"paper_steps"`
+}
+
+// tbmData is one start's runs.
+type tbmData struct {
+	start   tbmStart
+	c       *measured.Config
+	stagger float64 // ms, the testbed's start_stagger_ms (0: together)
+	inStep  []float64
+	apart   []float64 // interleaved runs' throughputs
+	spread  float64   // mean first-start spread, ms
+}
+
+// testbedModes asks what selects a testbed point's operating mode: the
+// same job at one W measured with its workers started in different ways
+// (engine/testbed config start_stagger_ms: worker i starts its first step
+// i·stagger after all registered). Each run is classed by its synchrony
+// as settled in step or interleaved. Per start (metrics .<id>): runs and
+// runs_in_step, the fraction in step with its 95% Wilson interval (in_step), the mean
+// first-start spread of the workers (start_spread_ms), the stagger
+// (stagger_ms), the mean throughput over all runs with its Student-t
+// interval (throughput), and for every start after the first Fisher's
+// exact two-sided p-value that it has the first's in-step fraction
+// (fisher_p). Pooled over every start, each mode's throughput and
+// synchrony (mode.in_step.*, mode.interleaved.*, throughput with its
+// interval). The icpe20 simulator predicts the point from the recorded
+// profile of params.simulator: its converged estimate (workers started
+// apart; simulator.converged with its interval) and icpe20's procedure
+// (workers started together; simulator.paper); error.<mode> is the
+// converged estimate's signed relative error against each mode's mean,
+// in percent of |predicted − measured|/measured with its interval
+// (measured.NewRelError; signed_error.<mode> keeps the sign), and
+// error.mixture.<id> against a start's mean over all its runs. The figure
+// draws the in-step fraction against the start spread.
+func testbedModes(ctx context.Context, env *experiment.Env) (*experiment.Result, error) {
+	p := tbmParams{SynchronySplit: 0.4, PaperSteps: 1000}
+	if err := env.Params(&p); err != nil {
+		return nil, err
+	}
+	ds, err := p.load(env)
+	if err != nil {
+		return nil, err
+	}
+	w := p.Workers
+	var simC *measured.Config
+	for _, d := range ds {
+		if d.start.ID == p.Simulator {
+			simC = d.c
+		}
+	}
+	ops := len(simC.Trace.Steps[0].Ops)
+	events := float64(sim.DefaultReplications)*experiment.SimEvents(ops, sim.InitialSteps(w), w) + experiment.SimEvents(ops, p.PaperSteps, w)
+	what := fmt.Sprintf("testbed-modes: the simulator at W = %d (a converged estimate and %d paper-procedure steps)", w, p.PaperSteps)
+	if err := env.CheckEvents(events, what); err != nil {
+		return nil, err
+	}
+	if err := env.CheckRows([]string{"params", "start"}, 0, float64(20*len(ds)+40), what); err != nil {
+		return nil, err
+	}
+	res := experiment.NewResult()
+	var inStep, apart []float64
+	for i, d := range ds {
+		n := len(d.inStep) + len(d.apart)
+		lo, hi := sim.Wilson(len(d.inStep), n)
+		frac := float64(len(d.inStep)) / float64(n)
+		res.MetricInterval("in_step."+d.start.ID, frac, lo, hi)
+		res.Metric("runs."+d.start.ID, float64(n))
+		res.Metric("runs_in_step."+d.start.ID, float64(len(d.inStep)))
+		res.Metric("start_spread_ms."+d.start.ID, d.spread)
+		res.Metric("stagger_ms."+d.start.ID, d.stagger)
+		all := append(append([]float64(nil), d.inStep...), d.apart...)
+		m, mlo, mhi := experiment.MeanCI(all)
+		res.MetricInterval("throughput."+d.start.ID, m, mlo, mhi)
+		if i > 0 {
+			res.Metric("fisher_p."+d.start.ID, fisherExact(len(ds[0].inStep), len(ds[0].apart), len(d.inStep), len(d.apart)))
+		}
+		res.PointRange("testbed: runs that settle in step", "measurement", dataset.Measured, d.spread, frac, lo, hi)
+		res.Note("%s (stagger %g ms, first starts %.1f ms apart): %d of %d runs in step (%.0f%%, 95%% Wilson [%.0f%%, %.0f%%])",
+			d.start.Label, d.stagger, d.spread, len(d.inStep), n, 100*frac, 100*lo, 100*hi)
+		inStep, apart = append(inStep, d.inStep...), append(apart, d.apart...)
+	}
+	modes := map[string][]float64{"in_step": inStep, "interleaved": apart}
+	for _, name := range []string{"in_step", "interleaved"} {
+		if len(modes[name]) == 0 {
+			continue
+		}
+		m, lo, hi := experiment.MeanCI(modes[name])
+		res.MetricInterval("mode."+name+".throughput", m, lo, hi)
+		res.Metric("mode."+name+".runs", float64(len(modes[name])))
+	}
+	res.Metric("mode.in_step.synchrony", p.meanSynchrony(ds, true))
+	res.Metric("mode.interleaved.synchrony", p.meanSynchrony(ds, false))
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return res, p.simulate(env, res, ds, simC, w, modes, experiment.SimEvents(ops, p.PaperSteps, w))
+}
+
+// simulate predicts the point with the icpe20 simulator from c's profile:
+// a converged estimate and icpe20's procedure, and the converged
+// estimate's errors against each mode and each start's mixture. The
+// converged estimate may use the events the limit leaves the paper
+// procedure's run (paperEvents).
+func (p *tbmParams) simulate(env *experiment.Env, res *experiment.Result, ds []tbmData, c *measured.Config, w int, modes map[string][]float64, paperEvents float64) error {
+	mode, err := predict.ParseTransport(c.Transport)
+	if err != nil {
+		return err
+	}
+	order, err := predict.ParseOrder(c.Order)
+	if err != nil {
+		return err
+	}
+	cl := predict.Cluster{Link: sim.Link{Mode: mode, Order: order}, Seed: env.Spec.Seed, OverheadOn: sim.ReceiveThreads,
+		Progress: env.EventCounter(), Estimates: env.Estimates(),
+		Precision: sim.Precision{Target: p.Precision, MaxEvents: max(int64(env.EventLimit()-paperEvents), 1)}}
+	conv, err := predict.Run(c.Trace, cl, []int{w}, []predict.Model{predict.Simulator})
+	if err != nil {
+		return err
+	}
+	cl.Paper, cl.Steps = true, p.PaperSteps
+	paper, err := predict.Run(c.Trace, cl, []int{w}, []predict.Model{predict.Simulator})
+	if err != nil {
+		return err
+	}
+	cv := conv.Curves[0]
+	x, hs := cv.Throughput[0], (cv.Hi[0]-cv.Lo[0])/(2*cv.Throughput[0])
+	res.MetricInterval("simulator.converged", x, cv.Lo[0], cv.Hi[0])
+	res.Metric("simulator.converged.replications", float64(cv.Replications[0]))
+	res.Metric("simulator.paper", paper.Curves[0].Throughput[0])
+	if !cv.Converged[0] {
+		res.Note("the simulator's estimate did not reach ±%g%% (%d replications)", 100*p.Precision, cv.Replications[0])
+	}
+	relErr := func(name string, xs []float64) {
+		m, lo, hi := experiment.MeanCI(xs)
+		hm := math.NaN() // one run: no interval
+		if len(xs) > 1 {
+			hm = (hi - lo) / (2 * m)
+		}
+		e := measured.NewRelError(x, m, hs, hm)
+		res.MetricInterval("signed_"+name, 100*e.E, 100*e.Lo, 100*e.Hi)
+		a, lo, hi := e.Abs()
+		res.MetricInterval(name, 100*a, 100*lo, 100*hi)
+	}
+	for _, name := range []string{"in_step", "interleaved"} {
+		if len(modes[name]) > 0 {
+			relErr("error."+name, modes[name])
+		}
+	}
+	for _, d := range ds {
+		relErr("error.mixture."+d.start.ID, append(append([]float64(nil), d.inStep...), d.apart...))
+	}
+	res.Note("icpe20 simulator at W = %d: %.0f examples/s [%.0f, %.0f] (converged, workers started apart, %d replications); %.0f by icpe20's procedure (workers started together, %d steps)",
+		w, x, cv.Lo[0], cv.Hi[0], cv.Replications[0], paper.Curves[0].Throughput[0], p.PaperSteps)
+	return nil
+}
+
+// meanSynchrony is the mean synchrony of the runs in step (or
+// interleaved) over every start; NaN-free: 0 when there is none.
+func (p *tbmParams) meanSynchrony(ds []tbmData, inStep bool) float64 {
+	sum, n := 0.0, 0
+	for _, d := range ds {
+		for _, r := range d.c.Runs {
+			if r.Workers == p.Workers && r.Synchrony > p.SynchronySplit == inStep {
+				sum, n = sum+r.Synchrony, n+1
+			}
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
+}
+
+// staggerOf is a configuration's start_stagger_ms from its metadata (0
+// when unset: the workers start together).
+func staggerOf(c *measured.Config) (float64, error) {
+	s, ok := c.MeasTable.Provenance.Extra["testbed.start_stagger_ms"]
+	if !ok {
+		return 0, nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(v >= 0) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("throughput.arrow metadata testbed.start_stagger_ms = %q: want a number ≥ 0", s)
+	}
+	return v, nil
+}
+
+// fisherExact is Fisher's exact test of a 2×2 table [[a, b], [c, d]]: the
+// two-sided p-value, the probability under the hypergeometric law of the
+// margins of every table no more likely than the observed one. Written
+// here because gonum has no hypergeometric distribution; a few dozen
+// terms of math.Lgamma.
+func fisherExact(a, b, c, d int) float64 {
+	r1, c1, n := a+b, a+c, a+b+c+d
+	lf := func(k int) float64 { v, _ := math.Lgamma(float64(k) + 1); return v }
+	logP := func(x int) float64 {
+		return lf(r1) + lf(n-r1) + lf(c1) + lf(n-c1) - lf(n) - lf(x) - lf(r1-x) - lf(c1-x) - lf(n-r1-c1+x)
+	}
+	obs := logP(a)
+	p := 0.0
+	for x := max(0, r1+c1-n); x <= min(r1, c1); x++ {
+		if lp := logP(x); lp <= obs+1e-7 {
+			p += math.Exp(lp)
+		}
+	}
+	return min(p, 1)
+}
