@@ -168,8 +168,15 @@
 // flag 4 + 3 separated runs). Each mode records its throughput, frequency,
 // its own interval and its signature: the synchrony of the workers' step
 // starts (analysis.Synchrony, 1 lockstep, 0 interleaved) and the spread of
-// their first step starts (analysis.StartSpread, a candidate for what
-// selects the mode). A point with modes holds on precision when every
+// their first step starts (analysis.StartSpread). What selects the mode
+// was measured by intervention (config start_stagger_ms: worker i starts
+// its first step i·stagger after all registered; datasets/testbed-modes,
+// experiments/beyond/testbed-modes.toml): on resnet50-ordered-tic at
+// W = 5, workers started evenly over a step never settle in step (0 of
+// 15 runs), started together most do (11 and 13 of 15), and starts up to
+// 20 ms apart are pulled into step (14 of 15); the natural spread of a
+// few ms lies inside that basin, where perturbations of the first steps
+// decide. A point with modes holds on precision when every
 // mode's mean is within ±3% over two or more runs: models are to be judged
 // against the mode mixture, not against a mean no run produced.
 //
