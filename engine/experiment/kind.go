@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -215,17 +216,45 @@ func (r *Result) Lookup(metric, series string, x float64, category string) (floa
 		v, ok := r.Metrics[metric]
 		return v, ok
 	}
-	ser, cat, xs, ys := r.Table.Strings("series"), r.Table.Strings("category"), r.Table.Floats("x"), r.Table.Floats("y")
+	if i := r.row(series, x, category); i >= 0 {
+		return r.Table.Floats("y")[i], true
+	}
+	return 0, false
+}
+
+// Interval finds the interval around the value Lookup finds: for a
+// metric, its 95% confidence interval (the metrics <metric>.ci95_lo and
+// .ci95_hi; origin empty); for a row, its y_lo and y_hi where they differ
+// from y, and the row's origin (a derived row's interval is the 95%
+// confidence interval of an estimate, a measured row's the error bar its
+// kind draws; dataset.ResultSchema). ok is false where the result records
+// none.
+func (r *Result) Interval(metric, series string, x float64, category string) (lo, hi float64, origin string, ok bool) {
+	if metric != "" {
+		lo, okLo := r.Metrics[metric+".ci95_lo"]
+		hi, okHi := r.Metrics[metric+".ci95_hi"]
+		return lo, hi, "", okLo && okHi
+	}
+	i := r.row(series, x, category)
+	if i < 0 {
+		return 0, 0, "", false
+	}
+	lo, hi = r.Table.Floats("y_lo")[i], r.Table.Floats("y_hi")[i]
+	finite := !math.IsNaN(lo) && !math.IsNaN(hi) && !math.IsInf(lo, 0) && !math.IsInf(hi, 0)
+	return lo, hi, r.Table.Strings("origin")[i], finite && lo < hi
+}
+
+// row is the index of the row of series at x (category empty) or at
+// category, −1 if none.
+func (r *Result) row(series string, x float64, category string) int {
+	ser, cat, xs := r.Table.Strings("series"), r.Table.Strings("category"), r.Table.Floats("x")
 	for i := range ser {
 		if ser[i] != series {
 			continue
 		}
-		if category != "" && cat[i] == category {
-			return ys[i], true
-		}
-		if category == "" && cat[i] == "" && xs[i] == x {
-			return ys[i], true
+		if category != "" && cat[i] == category || category == "" && cat[i] == "" && xs[i] == x {
+			return i
 		}
 	}
-	return 0, false
+	return -1
 }

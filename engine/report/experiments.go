@@ -42,6 +42,9 @@ type Counts struct {
 	// are checks that do not hold on the recorded results; Inconclusive
 	// are claims whose 95% interval straddles their bound.
 	Missed, Failed, Inconclusive int
+	// WithInterval are checks whose value the result records with an
+	// interval (CheckRow.Interval).
+	WithInterval int
 }
 
 // Add adds o to c.
@@ -52,6 +55,7 @@ func (c *Counts) Add(o Counts) {
 	c.Missed += o.Missed
 	c.Failed += o.Failed
 	c.Inconclusive += o.Inconclusive
+	c.WithInterval += o.WithInterval
 }
 
 // Total is the number of checks.
@@ -63,8 +67,13 @@ type CheckRow struct {
 	Source                             string // the check's source text
 	Class                              string // paper, derived or regression
 	Result                             string // pass, deviation, inconclusive or fail
-	Reason                             string // deviation reason, or why it fails
-	Note                               string
+	// Interval is the value's interval where the result records one: a
+	// 95% confidence interval (an interval check's, a metric's
+	// .ci95_lo/.ci95_hi, a derived row's y_lo/y_hi) or a measured row's
+	// error bar; empty for exact values and values recorded without one.
+	Interval string
+	Reason   string // deviation reason, or why it fails
+	Note     string
 	// check is the golden check (the accuracy page applies its bound to
 	// other values).
 	check *golden.Check
@@ -149,8 +158,16 @@ func (e *Experiment) evaluate(g *golden.File, res *experiment.Result) {
 		if o.Found {
 			row.Got = num(o.Got)
 		}
-		if o.Verdict != "" { // judged on its 95% interval
-			row.Got += " [" + num(o.Lo) + ", " + num(o.Hi) + "]"
+		switch lo, hi, origin, ok := res.Interval(c.Metric, c.Series, c.X, c.Category); {
+		case o.Verdict != "": // judged on its 95% interval
+			row.Interval = "[" + num(o.Lo) + ", " + num(o.Hi) + "] 95% CI"
+		case ok && origin == dataset.Measured:
+			row.Interval = "[" + num(lo) + ", " + num(hi) + "] measured error bar"
+		case ok:
+			row.Interval = "[" + num(lo) + ", " + num(hi) + "] 95% CI"
+		}
+		if row.Interval != "" {
+			e.Count.WithInterval++
 		}
 		switch c.Op {
 		case "lt", "gt":

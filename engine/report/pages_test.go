@@ -213,3 +213,45 @@ func TestChartEscapesAndIsStable(t *testing.T) {
 		require.Contains(t, s, tick, "a tick at every W")
 	}
 }
+
+// TestChecksShowTheirIntervals is issue 25 item 5: a check judged on its
+// interval shows that interval and its verdict (inconclusive ones marked),
+// and every other check whose value the result records with a 95%
+// interval shows it beside the value.
+func TestChecksShowTheirIntervals(t *testing.T) {
+	t.Parallel()
+	var judged, withCI, inconclusive int
+	for _, e := range repoSite(t).Experiments {
+		n := 0
+		for _, c := range e.Checks {
+			_, lo := e.Run.Metrics[c.check.Metric+".ci95_lo"]
+			_, hi := e.Run.Metrics[c.check.Metric+".ci95_hi"]
+			if c.check.Metric != "" && lo && hi {
+				require.Contains(t, c.Interval, "95% CI", "%s: %s", e.Spec.ID, c.Name)
+				withCI++
+			}
+			if c.Interval != "" {
+				n++
+			}
+			if c.Result == "inconclusive" {
+				require.Contains(t, c.Interval, "95% CI", "%s: %s is judged on its interval", e.Spec.ID, c.Name)
+				inconclusive++
+			}
+			if c.check.Interval {
+				judged++
+				require.Regexp(t, `^\[.*, .*\] 95% CI$`, c.Interval, "%s: %s", e.Spec.ID, c.Name)
+			}
+		}
+		require.Equal(t, n, e.Count.WithInterval, e.Spec.ID)
+	}
+	require.Positive(t, judged, "checks judged on their interval")
+	require.Positive(t, withCI, "metrics with a recorded 95% interval")
+	require.Positive(t, inconclusive, "inconclusive claims")
+
+	files, err := repoSite(t).Render()
+	require.NoError(t, err)
+	page, ok := files.Get("e/icpe20-fig25.html")
+	require.True(t, ok)
+	require.Contains(t, string(page), "<th>interval</th>")
+	require.Contains(t, string(page), "] 95% CI</td>")
+}
