@@ -108,6 +108,7 @@ var keyDocs = map[string]keyDoc{
 	"testbed.dilations":        {"protocol", "time-dilation factors k: points measured again with device_speed and bandwidth ÷ k, same bytes", showRaw},
 	"testbed.dilate_points":    {"protocol", "points measured again under time dilation", showRaw},
 	"testbed.max_minutes":      {"protocol", "collection-time budget of the configuration (min)", showRaw},
+	"testbed.start_stagger_ms": {"protocol", "an intervention: worker i starts its first step i × this many ms after all registered (absent: together)", showRaw},
 	"testbed.dilation_network": {"host", "what a time-dilated run stretches of the network, and what it does not", showRaw},
 
 	"testbed.window_wire":       {"wire", "stream window in the worker's SETTINGS frames (bytes; −1 unknown)", showRaw},
