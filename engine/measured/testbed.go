@@ -80,23 +80,26 @@ func Load(env *experiment.Env, name string) (*Config, error) {
 	if c.Steps, err = read("steps.arrow", StepsSchema); err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(filepath.Join(dir, PointsFile)); err == nil {
-		pt, err := read(PointsFile, nil)
+	// optional reads a file newer collections write (accounting version 3
+	// on), if present, and parses it.
+	optional := func(file string, s *dataset.Schema, parse func(*dataset.Table) error) error {
+		if _, err := os.Stat(filepath.Join(dir, file)); err != nil {
+			return nil
+		}
+		t, err := read(file, s)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if c.Points, err = ReadPoints(pt); err != nil {
-			return nil, fail("%v", err)
+		if err := parse(t); err != nil {
+			return fail("%v", err)
 		}
+		return nil
 	}
-	if _, err := os.Stat(filepath.Join(dir, RunsFile)); err == nil {
-		rt, err := read(RunsFile, RunsSchema)
-		if err != nil {
-			return nil, err
-		}
-		if c.Runs, err = ReadRuns(rt); err != nil {
-			return nil, fail("%v", err)
-		}
+	if err := optional(PointsFile, nil, func(t *dataset.Table) (err error) { c.Points, err = ReadPoints(t); return err }); err != nil {
+		return nil, err
+	}
+	if err := optional(RunsFile, RunsSchema, func(t *dataset.Table) (err error) { c.Runs, err = ReadRuns(t); return err }); err != nil {
+		return nil, err
 	}
 	x := c.MeasTable.Provenance.Extra
 	c.Sync, c.Transport, c.Order = x["testbed.sync"], x["testbed.transport"], x["testbed.order"]
