@@ -71,11 +71,12 @@ type tbmData struct {
 // profile of params.simulator: its converged estimate (workers started
 // apart; simulator.converged with its interval) and icpe20's procedure
 // (workers started together; simulator.paper); error.<mode> is the
-// converged estimate's signed relative error against each mode's mean,
-// in percent of |predicted − measured|/measured with its interval
+// converged estimate's error against each mode's mean, in percent of
+// |predicted − measured|/measured, with its interval
 // (measured.NewRelError; signed_error.<mode> keeps the sign), and
-// error.mixture.<id> against a start's mean over all its runs. The figure
-// draws the in-step fraction against the start spread.
+// error.mixture.<id> the same against a start's mean over all its runs.
+// A mean over one run has no interval: its metric is recorded without
+// one. The figure draws the in-step fraction against the start spread.
 func testbedModes(ctx context.Context, env *experiment.Env) (*experiment.Result, error) {
 	p := tbmParams{SynchronySplit: 0.4, PaperSteps: 1000}
 	if err := env.Params(&p); err != nil {
@@ -112,9 +113,7 @@ func testbedModes(ctx context.Context, env *experiment.Env) (*experiment.Result,
 		res.Metric("runs_in_step."+d.start.ID, float64(len(d.inStep)))
 		res.Metric("start_spread_ms."+d.start.ID, d.spread)
 		res.Metric("stagger_ms."+d.start.ID, d.stagger)
-		all := append(append([]float64(nil), d.inStep...), d.apart...)
-		m, mlo, mhi := experiment.MeanCI(all)
-		res.MetricInterval("throughput."+d.start.ID, m, mlo, mhi)
+		meanMetric(res, "throughput."+d.start.ID, append(append([]float64(nil), d.inStep...), d.apart...))
 		if i > 0 {
 			res.Metric("fisher_p."+d.start.ID, fisherExact(len(ds[0].inStep), len(ds[0].apart), len(d.inStep), len(d.apart)))
 		}
@@ -128,8 +127,7 @@ func testbedModes(ctx context.Context, env *experiment.Env) (*experiment.Result,
 		if len(modes[name]) == 0 {
 			continue
 		}
-		m, lo, hi := experiment.MeanCI(modes[name])
-		res.MetricInterval("mode."+name+".throughput", m, lo, hi)
+		meanMetric(res, "mode."+name+".throughput", modes[name])
 		res.Metric("mode."+name+".runs", float64(len(modes[name])))
 	}
 	res.Metric("mode.in_step.synchrony", p.meanSynchrony(ds, true))
@@ -196,6 +194,17 @@ func (p *tbmParams) simulate(env *experiment.Env, res *experiment.Result, ds []t
 	res.Note("icpe20 simulator at W = %d: %.0f examples/s [%.0f, %.0f] (converged, workers started apart, %d replications); %.0f by icpe20's procedure (workers started together, %d steps)",
 		w, x, cv.Lo[0], cv.Hi[0], cv.Replications[0], paper.Curves[0].Throughput[0], p.PaperSteps)
 	return nil
+}
+
+// meanMetric records the mean of xs as metric name, with its 95% interval
+// (Student's t) when there are two or more.
+func meanMetric(res *experiment.Result, name string, xs []float64) {
+	m, lo, hi := experiment.MeanCI(xs)
+	if len(xs) < 2 {
+		res.Metric(name, m)
+		return
+	}
+	res.MetricInterval(name, m, lo, hi)
 }
 
 // meanSynchrony is the mean synchrony of the runs in step (or
