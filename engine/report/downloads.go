@@ -31,7 +31,8 @@ const csvGzipLevel = 4
 // the Arrow file its downloads were converted from.
 func shaAttr(sum string) string { return `data-sha256="` + sum + `"` }
 
-// writeDownloads writes the downloads of every dataset into dir, the site
+// writeDownloads writes the downloads of every dataset that has them
+// (Dataset.Downloads) into dir, the site
 // being built, at most GOMAXPROCS datasets and arrowBudget bytes of Arrow
 // files at a time, each converted from its Arrow file (read again) and
 // streamed to its files, so memory holds a few datasets, not all of them. A dataset
@@ -53,7 +54,7 @@ func (s *Site) writeDownloads(root, dir, prev string, progress func(done, total 
 			}()
 		}
 		d := s.Datasets[i]
-		if d.reuse(dir, prev) {
+		if !d.Downloads() || d.reuse(dir, prev) {
 			return nil
 		}
 		n := fileSize(filepath.Join(root, filepath.FromSlash(d.Rel)))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -254,4 +255,69 @@ func TestChecksShowTheirIntervals(t *testing.T) {
 	require.True(t, ok)
 	require.Contains(t, string(page), "<th>interval</th>")
 	require.Contains(t, string(page), "] 95% CI</td>")
+}
+
+// TestDownloadsOnlyForDatasetsExperimentsRead is issue 27 item 5's size
+// bound: the site holds Parquet and CSV downloads of the datasets some
+// experiment reads; the page of any other says so and links its Arrow
+// file only.
+func TestDownloadsOnlyForDatasetsExperimentsRead(t *testing.T) {
+	t.Parallel()
+	site := repoSite(t)
+	files, err := site.Render()
+	require.NoError(t, err)
+	var with, without int
+	for _, d := range site.Datasets {
+		page, ok := files.Get(d.Page())
+		require.True(t, ok, d.Rel)
+		if len(d.UsedBy) > 0 {
+			require.True(t, d.Downloads(), d.Rel)
+			require.Contains(t, string(page), d.File(".parquet"), d.Rel)
+			with++
+			continue
+		}
+		require.False(t, d.Downloads(), d.Rel)
+		require.NotContains(t, string(page), d.File(".parquet"), d.Rel)
+		require.Contains(t, string(page), "No experiment reads this dataset", d.Rel)
+		without++
+	}
+	require.Positive(t, with)
+	require.Positive(t, without, "the previous testbed collections")
+}
+
+// TestMetadataWrittenOnce: a testbed configuration's files share its
+// metadata keys; their pages link the throughput file's page, which shows
+// them all, and list only their own values (the content hash), so the
+// explanations are written once per configuration.
+func TestMetadataWrittenOnce(t *testing.T) {
+	t.Parallel()
+	site := repoSite(t)
+	files, err := site.Render()
+	require.NoError(t, err)
+	shared := 0
+	for _, d := range site.Datasets {
+		if d.MetaOf == nil {
+			continue
+		}
+		shared++
+		require.Equal(t, path.Dir(d.Rel), path.Dir(d.MetaOf.Rel), d.Rel)
+		require.Nil(t, d.MetaOf.MetaOf, "%s: the page it links shows the keys", d.Rel)
+		require.LessOrEqual(t, len(d.MetaOwn), maxOwnMeta, d.Rel)
+		page, _ := files.Get(d.Page())
+		require.Contains(t, string(page), d.MetaOf.Page(), d.Rel)
+		for _, k := range d.MetaOwn {
+			require.Contains(t, string(page), k.Value, "%s lists its own %s", d.Rel, k.Key)
+		}
+	}
+	require.Greater(t, shared, 200, "the testbed collections' files")
+	var steps *Dataset
+	for _, d := range site.Datasets {
+		if d.Rel == "datasets/testbed-v3/resnet50-mux/steps.arrow" {
+			steps = d
+		}
+	}
+	require.NotNil(t, steps)
+	require.Equal(t, "datasets/testbed-v3/resnet50-mux/throughput.arrow", steps.MetaOf.Rel)
+	require.Len(t, steps.MetaOwn, 1)
+	require.Equal(t, "pslab.content_sha256", steps.MetaOwn[0].Key)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -84,6 +85,7 @@ func Load(root string) (*Site, error) {
 		return nil, err
 	}
 	site.link()
+	site.shareMeta()
 	site.count()
 	for _, e := range site.Experiments {
 		if e.Spec.ID == AccuracyID {
@@ -91,6 +93,67 @@ func Load(root string) (*Site, error) {
 		}
 	}
 	return site, nil
+}
+
+// shareMeta points each dataset whose metadata keys equal those of a
+// sibling in its directory, with at most maxOwnMeta values of its own (a
+// testbed configuration's files share the configuration's metadata and
+// differ in their content hash), at the one page that shows them all:
+// the directory's throughput.arrow, else its first dataset with those
+// keys. Written once, the grouped key explanations no longer repeat on
+// eight pages per configuration; each page still lists its own values.
+func (s *Site) shareMeta() {
+	byDir := map[string][]*Dataset{}
+	for _, d := range s.Datasets {
+		if len(d.Meta) > 0 {
+			dir := path.Dir(d.Rel)
+			byDir[dir] = append(byDir[dir], d)
+		}
+	}
+	for _, ds := range byDir {
+		sort.SliceStable(ds, func(i, j int) bool {
+			return path.Base(ds[i].Rel) == "throughput.arrow" && path.Base(ds[j].Rel) != "throughput.arrow"
+		})
+		for i, d := range ds {
+			for _, c := range ds[:i] {
+				if own, ok := ownMeta(c.Meta, d.Meta); c.MetaOf == nil && ok {
+					d.MetaOf, d.MetaOwn = c, own
+					break
+				}
+			}
+		}
+	}
+}
+
+// maxOwnMeta is the most values a page that shares its metadata keys
+// with a sibling's lists of its own.
+const maxOwnMeta = 3
+
+// ownMeta returns the entries of b whose values differ from a's, and
+// whether a and b have the same keys with at most maxOwnMeta values
+// apart.
+func ownMeta(a, b []MetaGroup) ([]MetaKey, bool) {
+	av := map[string]string{}
+	for _, g := range a {
+		for _, k := range g.Keys {
+			av[k.Key] = k.Value
+		}
+	}
+	var own []MetaKey
+	n := 0
+	for _, g := range b {
+		for _, k := range g.Keys {
+			n++
+			v, ok := av[k.Key]
+			if !ok {
+				return nil, false
+			}
+			if v != k.Value {
+				own = append(own, k)
+			}
+		}
+	}
+	return own, n == len(av) && len(own) <= maxOwnMeta
 }
 
 // link resolves every experiment's inputs to datasets, and back.
