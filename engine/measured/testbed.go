@@ -40,8 +40,8 @@ type Config struct {
 	// version 3 on; nil for an older directory, which
 	// testbed.acct.host_limited judges as a whole.
 	Points map[int]Point
-	// Runs are the unstretched throughput runs from runs.arrow
-	// (accounting version 3 on); nil for an older directory.
+	// Runs are the unstretched throughput runs from runs.arrow; nil for
+	// a directory older than accounting version 3 (ReadRuns).
 	Runs []Run
 }
 
@@ -98,7 +98,7 @@ func Load(env *experiment.Env, name string) (*Config, error) {
 	if err := optional(PointsFile, nil, func(t *dataset.Table) (err error) { c.Points, err = ReadPoints(t); return err }); err != nil {
 		return nil, err
 	}
-	if err := optional(RunsFile, RunsSchema, func(t *dataset.Table) (err error) { c.Runs, err = ReadRuns(t); return err }); err != nil {
+	if err := optional(RunsFile, nil, func(t *dataset.Table) (err error) { c.Runs, err = ReadRuns(t); return err }); err != nil {
 		return nil, err
 	}
 	x := c.MeasTable.Provenance.Extra
