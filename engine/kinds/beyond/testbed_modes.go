@@ -9,7 +9,6 @@ import (
 	"pslab/engine/dataset"
 	"pslab/engine/experiment"
 	"pslab/engine/measured"
-	"pslab/engine/predict"
 	"pslab/engine/sim"
 )
 
@@ -67,10 +66,12 @@ type tbmData struct {
 // exact two-sided p-value that it has the first's in-step fraction
 // (fisher_p). Pooled over every start, each mode's throughput and
 // synchrony (mode.in_step.*, mode.interleaved.*, throughput with its
-// interval). The icpe20 simulator predicts the point from the recorded
+// interval) and mode_loss, the fraction of the interleaved mode's
+// throughput the in-step one loses. The icpe20 simulator predicts the point from the recorded
 // profile of params.simulator: its converged estimate (workers started
 // apart; simulator.converged with its interval) and icpe20's procedure
-// (workers started together; simulator.paper); error.<mode> is the
+// (workers started together; simulator.paper), and the same intervention
+// in the simulator (intervene); error.<mode> is the
 // converged estimate's error against each mode's mean, in percent of
 // |predicted − measured|/measured, with its interval
 // (measured.NewRelError; signed_error.<mode> keeps the sign), and
@@ -94,12 +95,16 @@ func testbedModes(ctx context.Context, env *experiment.Env) (*experiment.Result,
 		}
 	}
 	ops := len(simC.Trace.Steps[0].Ops)
-	events := float64(sim.DefaultReplications)*experiment.SimEvents(ops, sim.InitialSteps(w), w) + experiment.SimEvents(ops, p.PaperSteps, w)
-	what := fmt.Sprintf("testbed-modes: the simulator at W = %d (a converged estimate and %d paper-procedure steps)", w, p.PaperSteps)
+	// The converged estimate's least, icpe20's procedure, and the
+	// intervention's runs at every start (intervene).
+	events := float64(sim.DefaultReplications*(1+len(ds)))*experiment.SimEvents(ops, sim.InitialSteps(w), w) + experiment.SimEvents(ops, p.PaperSteps, w)
+	what := fmt.Sprintf("testbed-modes: the simulator at W = %d (a converged estimate, %d paper-procedure steps and %d starts' interventions)", w, p.PaperSteps, len(ds))
 	if err := env.CheckEvents(events, what); err != nil {
 		return nil, err
 	}
-	if err := env.CheckRows([]string{"params", "start"}, 0, float64(20*len(ds)+40), what); err != nil {
+	// Rows: each start's point, note and about 25 metrics, and about 50
+	// of the modes and the simulator.
+	if err := env.CheckRows([]string{"params", "start"}, 0, float64(30*len(ds)+50), what); err != nil {
 		return nil, err
 	}
 	res := experiment.NewResult()
@@ -130,70 +135,16 @@ func testbedModes(ctx context.Context, env *experiment.Env) (*experiment.Result,
 		meanMetric(res, "mode."+name+".throughput", modes[name])
 		res.Metric("mode."+name+".runs", float64(len(modes[name])))
 	}
+	if len(inStep) > 0 && len(apart) > 0 {
+		res.Metric("mode_loss", 1-res.Metrics["mode.in_step.throughput"]/res.Metrics["mode.interleaved.throughput"])
+	}
 	res.Metric("mode.in_step.synchrony", p.meanSynchrony(ds, true))
 	res.Metric("mode.interleaved.synchrony", p.meanSynchrony(ds, false))
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return res, p.simulate(env, res, ds, simC, w, modes, experiment.SimEvents(ops, p.PaperSteps, w))
-}
-
-// simulate predicts the point with the icpe20 simulator from c's profile:
-// a converged estimate and icpe20's procedure, and the converged
-// estimate's errors against each mode and each start's mixture. The
-// converged estimate may use the events the limit leaves the paper
-// procedure's run (paperEvents).
-func (p *tbmParams) simulate(env *experiment.Env, res *experiment.Result, ds []tbmData, c *measured.Config, w int, modes map[string][]float64, paperEvents float64) error {
-	mode, err := predict.ParseTransport(c.Transport)
-	if err != nil {
-		return err
-	}
-	order, err := predict.ParseOrder(c.Order)
-	if err != nil {
-		return err
-	}
-	cl := predict.Cluster{Link: sim.Link{Mode: mode, Order: order}, Seed: env.Spec.Seed, OverheadOn: sim.ReceiveThreads,
-		Progress: env.EventCounter(), Estimates: env.Estimates(),
-		Precision: sim.Precision{Target: p.Precision, MaxEvents: max(int64(env.EventLimit()-paperEvents), 1)}}
-	conv, err := predict.Run(c.Trace, cl, []int{w}, []predict.Model{predict.Simulator})
-	if err != nil {
-		return err
-	}
-	cl.Paper, cl.Steps = true, p.PaperSteps
-	paper, err := predict.Run(c.Trace, cl, []int{w}, []predict.Model{predict.Simulator})
-	if err != nil {
-		return err
-	}
-	cv := conv.Curves[0]
-	x, hs := cv.Throughput[0], (cv.Hi[0]-cv.Lo[0])/(2*cv.Throughput[0])
-	res.MetricInterval("simulator.converged", x, cv.Lo[0], cv.Hi[0])
-	res.Metric("simulator.converged.replications", float64(cv.Replications[0]))
-	res.Metric("simulator.paper", paper.Curves[0].Throughput[0])
-	if !cv.Converged[0] {
-		res.Note("the simulator's estimate did not reach ±%g%% (%d replications)", 100*p.Precision, cv.Replications[0])
-	}
-	relErr := func(name string, xs []float64) {
-		m, lo, hi := experiment.MeanCI(xs)
-		hm := math.NaN() // one run: no interval
-		if len(xs) > 1 {
-			hm = (hi - lo) / (2 * m)
-		}
-		e := measured.NewRelError(x, m, hs, hm)
-		res.MetricInterval("signed_"+name, 100*e.E, 100*e.Lo, 100*e.Hi)
-		a, lo, hi := e.Abs()
-		res.MetricInterval(name, 100*a, 100*lo, 100*hi)
-	}
-	for _, name := range []string{"in_step", "interleaved"} {
-		if len(modes[name]) > 0 {
-			relErr("error."+name, modes[name])
-		}
-	}
-	for _, d := range ds {
-		relErr("error.mixture."+d.start.ID, append(append([]float64(nil), d.inStep...), d.apart...))
-	}
-	res.Note("icpe20 simulator at W = %d: %.0f examples/s [%.0f, %.0f] (converged, workers started apart, %d replications); %.0f by icpe20's procedure (workers started together, %d steps)",
-		w, x, cv.Lo[0], cv.Hi[0], cv.Replications[0], paper.Curves[0].Throughput[0], p.PaperSteps)
-	return nil
+	rest := experiment.SimEvents(ops, p.PaperSteps, w) + float64(sim.DefaultReplications*len(ds))*experiment.SimEvents(ops, sim.InitialSteps(w), w)
+	return res, p.simulate(env, res, ds, simC, w, modes, rest)
 }
 
 // meanMetric records the mean of xs as metric name, with its 95% interval

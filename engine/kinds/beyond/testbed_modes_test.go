@@ -39,6 +39,11 @@ func TestTestbedModesOnTheCommittedRuns(t *testing.T) {
 	require.Equal(t, total, m["mode.in_step.runs"]+m["mode.interleaved.runs"], "every run in one mode")
 	require.Less(t, m["simulator.converged.ci95_lo"], m["simulator.converged"])
 	require.Greater(t, m["simulator.converged.ci95_hi"], m["simulator.converged"])
+	for _, id := range []string{"together", "staggered"} {
+		require.LessOrEqual(t, m["simulator.start."+id+".ci95_lo"], m["simulator.start."+id], id)
+		require.Contains(t, m, "simulator.overlap."+id, "the simulator under the same intervention")
+	}
+	require.Less(t, m["simulator.overlap.staggered"], m["simulator.overlap.together"], "started apart, the simulated downlinks overlap less")
 	require.Equal(t, 5.0, m["stagger_ms.stagger5"], "the stagger from the data's metadata")
 	require.Zero(t, m["stagger_ms.collection"], "no stagger recorded: together")
 	if testing.Short() {
