@@ -48,11 +48,16 @@ type tbmParams struct {
 type tbmData struct {
 	start   tbmStart
 	c       *measured.Config
-	stagger float64 // ms, the testbed's start_stagger_ms (0: together)
-	inStep  []float64
+	stagger float64   // ms, the testbed's start_stagger_ms (0: together)
+	inStep  []float64 // in-step runs' throughputs, examples/s
 	apart   []float64 // interleaved runs' throughputs
-	spread  float64   // mean first-start spread, ms
+	// inStepSync and apartSync are the same runs' synchronies.
+	inStepSync, apartSync []float64
+	spread                float64 // mean first-start spread, ms
 }
+
+// all is the throughput of every run of d, in-step runs first.
+func (d tbmData) all() []float64 { return append(append([]float64(nil), d.inStep...), d.apart...) }
 
 // testbedModes asks what selects a testbed point's operating mode: the
 // same job at one W measured with its workers started in different ways
@@ -118,7 +123,7 @@ func testbedModes(ctx context.Context, env *experiment.Env) (*experiment.Result,
 		res.Metric("runs_in_step."+d.start.ID, float64(len(d.inStep)))
 		res.Metric("start_spread_ms."+d.start.ID, d.spread)
 		res.Metric("stagger_ms."+d.start.ID, d.stagger)
-		meanMetric(res, "throughput."+d.start.ID, append(append([]float64(nil), d.inStep...), d.apart...))
+		meanMetric(res, "throughput."+d.start.ID, d.all())
 		if i > 0 {
 			res.Metric("fisher_p."+d.start.ID, fisherExact(len(ds[0].inStep), len(ds[0].apart), len(d.inStep), len(d.apart)))
 		}
@@ -138,8 +143,8 @@ func testbedModes(ctx context.Context, env *experiment.Env) (*experiment.Result,
 	if len(inStep) > 0 && len(apart) > 0 {
 		res.Metric("mode_loss", 1-res.Metrics["mode.in_step.throughput"]/res.Metrics["mode.interleaved.throughput"])
 	}
-	res.Metric("mode.in_step.synchrony", p.meanSynchrony(ds, true))
-	res.Metric("mode.interleaved.synchrony", p.meanSynchrony(ds, false))
+	res.Metric("mode.in_step.synchrony", meanSynchrony(ds, true))
+	res.Metric("mode.interleaved.synchrony", meanSynchrony(ds, false))
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -160,13 +165,15 @@ func meanMetric(res *experiment.Result, name string, xs []float64) {
 
 // meanSynchrony is the mean synchrony of the runs in step (or
 // interleaved) over every start; NaN-free: 0 when there is none.
-func (p *tbmParams) meanSynchrony(ds []tbmData, inStep bool) float64 {
+func meanSynchrony(ds []tbmData, inStep bool) float64 {
 	sum, n := 0.0, 0
 	for _, d := range ds {
-		for _, r := range d.c.Runs {
-			if r.Workers == p.Workers && r.Synchrony > p.SynchronySplit == inStep {
-				sum, n = sum+r.Synchrony, n+1
-			}
+		xs := d.apartSync
+		if inStep {
+			xs = d.inStepSync
+		}
+		for _, x := range xs {
+			sum, n = sum+x, n+1
 		}
 	}
 	if n == 0 {

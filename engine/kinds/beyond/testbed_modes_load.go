@@ -89,9 +89,9 @@ func (p *tbmParams) load(env *experiment.Env) ([]tbmData, error) {
 				return nil, fail("%s: run %d (repetition %d) has no synchrony to class it by", measured.RunsFile, k+1, r.Repetition)
 			}
 			if r.Synchrony > p.SynchronySplit {
-				d.inStep = append(d.inStep, r.Throughput)
+				d.inStep, d.inStepSync = append(d.inStep, r.Throughput), append(d.inStepSync, r.Synchrony)
 			} else {
-				d.apart = append(d.apart, r.Throughput)
+				d.apart, d.apartSync = append(d.apart, r.Throughput), append(d.apartSync, r.Synchrony)
 			}
 			d.spread += 1e3 * r.StartSpread / float64(len(runs))
 		}

@@ -61,11 +61,11 @@ func (p *tbmParams) simulate(env *experiment.Env, res *experiment.Result, ds []t
 		}
 	}
 	for _, d := range ds {
-		relErr("error.mixture."+d.start.ID, append(append([]float64(nil), d.inStep...), d.apart...))
+		relErr("error.mixture."+d.start.ID, d.all())
 	}
 	res.Note("icpe20 simulator at W = %d: %.0f examples/s [%.0f, %.0f] (converged, workers started apart, %d replications); %.0f by icpe20's procedure (workers started together, %d steps)",
 		w, x, cv.Lo[0], cv.Hi[0], cv.Replications[0], paper.Curves[0].Throughput[0], p.PaperSteps)
-	return p.intervene(env, res, ds, c, w, sim.Link{Mode: mode, Order: order})
+	return p.intervene(env, res, ds, c, w, cl.Link)
 }
 
 // intervene runs the simulator under each start's intervention: worker i
@@ -77,31 +77,39 @@ func (p *tbmParams) simulate(env *experiment.Env, res *experiment.Result, ds []t
 // downlink time during which two or more workers download,
 // sim.Result.DownlinkOverlap: the simulator's own signature of workers in
 // step); simulator.start_range is the largest over the smallest mean less
-// one.
+// one. Starts with the same stagger share their runs.
 func (p *tbmParams) intervene(env *experiment.Env, res *experiment.Result, ds []tbmData, c *measured.Config, w int, link sim.Link) error {
 	pr, err := sim.Compile(c.Trace)
 	if err != nil {
 		return err
 	}
+	type runs struct {
+		xs      []float64
+		overlap float64
+	}
+	byStagger := map[float64]runs{} // starts with one stagger simulate alike
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, d := range ds {
-		off := make([]float64, w)
-		for i := range off {
-			off[i] = float64(i) * d.stagger / 1e3
-		}
-		xs := make([]float64, sim.DefaultReplications)
-		overlap := 0.0
-		for r := range xs {
-			cfg := sim.Config{Workers: w, Steps: sim.InitialSteps(w), Seed: uint64(env.Spec.Seed) + uint64(r), Link: link,
-				OverheadOn: sim.ReceiveThreads, StartOffsets: off, Warmup: sim.NoWarmup, Progress: env.EventCounter()}
-			out, err := pr.Run(cfg)
-			if err != nil {
-				return fmt.Errorf("%s: %w", d.start.ID, err)
+		got, ok := byStagger[d.stagger]
+		if !ok {
+			off := make([]float64, w)
+			for i := range off {
+				off[i] = float64(i) * d.stagger / 1e3
 			}
-			xs[r], overlap = out.Output.Throughput, overlap+out.DownlinkOverlap/float64(len(xs))
+			got.xs = make([]float64, sim.DefaultReplications)
+			for r := range got.xs {
+				cfg := sim.Config{Workers: w, Steps: sim.InitialSteps(w), Seed: uint64(env.Spec.Seed) + uint64(r), Link: link,
+					OverheadOn: sim.ReceiveThreads, StartOffsets: off, Warmup: sim.NoWarmup, Progress: env.EventCounter()}
+				out, err := pr.Run(cfg)
+				if err != nil {
+					return fmt.Errorf("%s: %w", d.start.ID, err)
+				}
+				got.xs[r], got.overlap = out.Output.Throughput, got.overlap+out.DownlinkOverlap/float64(len(got.xs))
+			}
+			byStagger[d.stagger] = got
 		}
-		meanMetric(res, "simulator.start."+d.start.ID, xs)
-		res.Metric("simulator.overlap."+d.start.ID, overlap)
+		meanMetric(res, "simulator.start."+d.start.ID, got.xs)
+		res.Metric("simulator.overlap."+d.start.ID, got.overlap)
 		m := res.Metrics["simulator.start."+d.start.ID]
 		lo, hi = min(lo, m), max(hi, m)
 	}
