@@ -50,7 +50,7 @@ func estimateWork(tr *trace.Trace, c predict.Cluster, ws []int, models []predict
 		case c.Paper:
 			steps = sim.DefaultSteps
 		default:
-			steps = sim.InitialSteps(w)
+			steps = sim.EstimateSteps(c.Sync, w)
 		}
 		ev := reps * experiment.SimEvents(len(tr.Steps[0].Ops), steps, w) * float64(nBW)
 		cost := c.SharingCost(w)

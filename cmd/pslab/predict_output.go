@@ -162,6 +162,12 @@ func (f *predictFlags) report(in *predictInput, runs []*predict.Prediction) *pre
 	r.Setup += f.cl.setup(c)
 	if f.paper {
 		r.Setup += fmt.Sprintf("; simulator: icpe20's procedure, %d steps per worker, warm-up %d completions, seed %d, no interval", steps, warm, f.seed)
+	} else if c.Sync == sim.BSP {
+		if f.steps <= 0 {
+			steps = sim.RegenerativeSteps
+		}
+		r.Setup += fmt.Sprintf("; simulator: converged estimate, 95%% CI ±%g%% by the regenerative method: the cycles between barrier releases of ≥ %d replications of %d steps (first step deleted), seed %d",
+			100*f.precision, sim.DefaultReplications, steps, f.seed)
 	} else {
 		length := fmt.Sprintf("%d steps", steps)
 		if f.steps <= 0 {

@@ -130,6 +130,8 @@ func TestClusterOptionsClosedForm(t *testing.T) {
 			require.InDelta(t, 1e7*4/6, ColocatedBandwidth(1e7, 4), 1e-6)
 		}},
 		{"bsp with one worker equals asp", func(t *testing.T) {
+			// The same process estimated two ways (MSER-5 replications,
+			// regenerative cycles): the intervals must overlap.
 			c := toyProfileCluster()
 			c.Jitter = 0.1
 			asp, err := RunProfile(twoLayers(), c, []int{1}, []Model{Simulator})
@@ -137,7 +139,9 @@ func TestClusterOptionsClosedForm(t *testing.T) {
 			c.Sync = sim.BSP
 			bsp, err := RunProfile(twoLayers(), c, []int{1}, []Model{Simulator})
 			require.NoError(t, err)
-			require.Equal(t, asp.Curves, bsp.Curves)
+			a, b := asp.Curves[0], bsp.Curves[0]
+			require.True(t, a.Converged[0] && b.Converged[0])
+			require.LessOrEqual(t, math.Abs(a.Throughput[0]-b.Throughput[0]), (a.Hi[0]-a.Lo[0]+b.Hi[0]-b.Lo[0])/2, "asp %+v, bsp %+v", a, b)
 		}},
 		{"m PS with equal shards divide the link and update times by m", func(t *testing.T) {
 			c := toyProfileCluster()

@@ -54,6 +54,16 @@ type Output struct {
 	Lag1 float64
 	// Uncorrelated reports Lag1 ≤ 1.645/√Batches.
 	Uncorrelated bool
+	// Cycles, under BSP, are the regeneration cycles of the run: the times
+	// between consecutive barrier releases up to the window end, s (Count
+	// is 0 under ASP). At a release every worker starts a step with every
+	// resource idle, so the cycles are independent and identically
+	// distributed, each completing exactly W steps (the regenerative
+	// method, Law & Kelton §9.5.4; see doc.go).
+	Cycles StepStats
+	// BeforeCycles is the number of step completions before the first
+	// barrier release: the transient the regenerative method deletes.
+	BeforeCycles int
 }
 
 // lag1Limit is the one-sided 5% critical value of the lag-1

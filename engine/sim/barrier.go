@@ -70,6 +70,7 @@ func (b *barrier) arrive(s *sim, w int) {
 	if len(b.waiting) < s.W-s.finished {
 		return
 	}
+	s.st.release(s.now)
 	slices.Sort(b.waiting) // worker order, whatever the arrival order
 	for _, v := range b.waiting {
 		s.startStep(v)

@@ -249,6 +249,7 @@ type params struct {
 	sharedPS               bool
 	fullSharing            bool
 	start                  Start
+	sync                   Sync
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
@@ -261,7 +262,7 @@ func resolve(m *trace.Meta, c *Config) (params, error) {
 		bandwidth: c.Bandwidth, alpha: m.Alpha, beta: m.Beta, overheadOn: c.OverheadOn,
 		mode: c.Link.Mode, window: c.Link.Window, order: c.Link.Order,
 		batch: c.Batch, seed: c.Seed, series: c.SeriesWindow, colocated: c.Colocated, sharedPS: c.SharedPS,
-		fullSharing: c.fullSharing, start: c.Start,
+		fullSharing: c.fullSharing, start: c.Start, sync: c.Sync,
 	}
 	if p.sharedPS && p.colocated {
 		return p, fmt.Errorf("sim: Config.SharedPS: not with Colocated (a colocated shard's processor is its node's)")

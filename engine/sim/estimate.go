@@ -107,10 +107,12 @@ func (p Precision) resolve() (Precision, error) {
 type Estimate struct {
 	Workers int // W
 	// Throughput is the mean over replications of each replication's
-	// steady-state throughput (Output.Throughput), examples/s.
+	// steady-state throughput (Output.Throughput), examples/s; under BSP
+	// (Regenerative) W × batch examples over the mean cycle time.
 	Throughput float64
 	// Lo and Hi bound its 95% confidence interval, examples/s (Student's
-	// t over the replications).
+	// t over the replications; under BSP over the cycles, see
+	// summarizeCycles).
 	Lo, Hi float64
 	// HalfWidth is (Hi − Lo) / (2·Throughput).
 	HalfWidth float64
@@ -119,8 +121,13 @@ type Estimate struct {
 	// Steps is each replication's length, steps per worker.
 	Steps int
 	// Transient is the mean number of step completions (all workers)
-	// MSER-5 deleted per replication.
+	// MSER-5 deleted per replication; under BSP those before the first
+	// barrier release.
 	Transient float64
+	// Regenerative reports a BSP estimate by the regenerative method: each
+	// replication's cycles between barrier releases are its observations,
+	// with no MSER-5 analysis and no doubling (doc.go).
+	Regenerative bool
 	// Converged reports HalfWidth ≤ Precision.Target.
 	Converged bool
 	// Clipped is the number of replications whose MSER-5 truncation
@@ -164,7 +171,9 @@ type Estimate struct {
 // lengths double (all replications again) while any replication's
 // transient lies beyond its first half (at most MaxDoublings times); then
 // replications are added to
-// the number the interval needs. cfg.Start, cfg.Warmup and
+// the number the interval needs. Under BSP the replications are
+// RegenerativeSteps long and analysed by the regenerative method
+// (summarizeCycles): no MSER-5, no doubling. cfg.Start, cfg.Warmup and
 // cfg.SeriesWindow are ignored; cfg.StartOffsets, cfg.Timeline and
 // cfg.OnSpan must be unset.
 func (pr *Program) Estimate(cfg Config, prec Precision) (Estimate, error) {
@@ -177,7 +186,10 @@ func (pr *Program) Estimate(cfg Config, prec Precision) (Estimate, error) {
 	}
 	cfg.Start, cfg.Warmup, cfg.SeriesWindow = Staggered, NoWarmup, 0
 	if cfg.Steps == 0 {
-		cfg.Steps = InitialSteps(cfg.Workers)
+		cfg.Steps = EstimateSteps(cfg.Sync, cfg.Workers)
+	}
+	if cfg.Sync == BSP && cfg.Steps < MinRegenerativeSteps {
+		return Estimate{}, fmt.Errorf("sim: Config.Steps: %d; a BSP estimate needs ≥ %d steps per worker (one whole cycle between barrier releases)", cfg.Steps, MinRegenerativeSteps)
 	}
 	p, err := resolve(&pr.meta, &cfg)
 	if err != nil {
@@ -221,7 +233,7 @@ func (pr *Program) estimate(g *program, pp *params, cfg Config, prec Precision, 
 		e.Events += ev // every event spent, discarded stages included
 		short := false
 		for _, o := range outs {
-			short = short || !o.TransientOK
+			short = short || (!o.TransientOK && p.sync != BSP) // a BSP run regenerates at each barrier
 		}
 		perRep := float64(stage) / float64(len(outs))
 		if short && doublings < MaxDoublings && e.Events+2*stage > prec.MaxEvents {
@@ -235,7 +247,13 @@ func (pr *Program) estimate(g *program, pp *params, cfg Config, prec Precision, 
 			doublings++
 			continue
 		}
-		e.summarize(outs, cfg.Steps, prec.Target)
+		if p.sync == BSP {
+			if err := e.summarizeCycles(outs, cfg.Steps, float64(cfg.Workers*p.batch), p.order != Random); err != nil {
+				return e, err
+			}
+		} else {
+			e.summarize(outs, cfg.Steps, prec.Target)
+		}
 		if e.HalfWidth <= prec.Target {
 			e.Converged, e.Stop = true, "precision reached"
 			if e.Clipped > 0 {

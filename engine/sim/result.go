@@ -128,6 +128,10 @@ type collector struct {
 	batchMeans     []float64 // scratch of analyse, allocated once
 	gCount         int
 	gStart         float64
+	releases       int     // BSP barrier releases in the window (release)
+	lastRelease    float64 // s
+	beforeCycles   int     // completions before the first release
+	cycles         welford // times between consecutive releases
 }
 
 func newCollector(p *params, workers int) collector {
@@ -227,6 +231,22 @@ func (c *collector) completion(w int, now, stepTime float64, lastOfWorker bool) 
 	}
 }
 
+// release records a BSP barrier release at now, the end of one
+// regeneration cycle and the start of the next; releases after the window
+// end are not counted.
+func (c *collector) release(now float64) {
+	if c.ended && now > c.wEnd {
+		return
+	}
+	if c.releases == 0 {
+		c.beforeCycles = c.completions
+	} else {
+		c.cycles.add(now - c.lastRelease)
+	}
+	c.releases++
+	c.lastRelease = now
+}
+
 func (c *collector) result(events int64, now float64) (Result, error) {
 	if !c.started || c.inWindow == 0 || c.wEnd <= c.wStart {
 		return Result{}, fmt.Errorf("sim: Config.Warmup: %d step completions leave no measurement window before the first worker finishes its %d steps (W = %d)", c.warmup, c.stepsPerWorker, c.workers)
@@ -237,6 +257,7 @@ func (c *collector) result(events int64, now float64) (Result, error) {
 		StepTime: c.all.final(), WorkerStepTime: make([]StepStats, c.workers),
 		Series: c.windows, Output: analyse(c.groups, c.batch, c.batchMeans),
 	}
+	r.Output.Cycles, r.Output.BeforeCycles = c.cycles.final(), c.beforeCycles
 	if x, ok := workerRates(c.compWorker, c.compTime, r.Output.Transient, c.workers); ok {
 		r.Output.Throughput = c.batch * x
 	}
