@@ -48,7 +48,7 @@ func BenchmarkClusterScaling(b *testing.B) {
 				for n := 8; n <= *scalingMax; n *= 2 {
 					c := Cluster{Bandwidth: 1.25e9, Link: sim.Link{Window: 28e6}, Jitter: 0.05, Steps: 100, Paper: true,
 						GPUsPerNode: 8, Sync: sim.BSP, Seed: 1, Servers: n, Colocate: colocate}
-					if *scalingConverged { // predict's default: a converged estimate (±1%) from InitialSteps
+					if *scalingConverged { // predict's default: a converged estimate (±1%), regenerative under BSP
 						c.Steps, c.Paper, c.Precision = 0, false, sim.Precision{MaxEvents: 1e10}
 					}
 					var runErr error
