@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -220,31 +218,47 @@ func (pr *Program) estimate(g *program, pp *params, cfg Config, prec Precision, 
 	p := *pp
 	e := Estimate{Workers: cfg.Workers, maxEvents: prec.MaxEvents, bound: least}
 	var outs []Output
-	var stage int64 // events of the replications in outs
+	var runs []*sim // the open runs of outs, kept while a doubling may extend them
+	var stage int64 // events of the replications in outs, each from its start
+	defer func() { flush(runs) }()
 	want := prec.Replications
 	doublings := 0
 	for {
-		more, ev, err := replicate(pr, g, &p, cfg, len(outs), want)
+		more, started, ev, err := replicate(pr, g, &p, cfg, len(outs), want)
 		if err != nil {
 			return e, err
 		}
 		outs = append(outs, more...)
+		if p.sync == BSP || doublings == MaxDoublings {
+			flush(started) // no doubling can extend them
+		} else {
+			runs = append(runs, started...)
+		}
 		stage += ev
-		e.Events += ev // every event spent, discarded stages included
+		e.Events += ev // every event spent
 		short := false
 		for _, o := range outs {
 			short = short || (!o.TransientOK && p.sync != BSP) // a BSP run regenerates at each barrier
 		}
 		perRep := float64(stage) / float64(len(outs))
-		if short && doublings < MaxDoublings && e.Events+2*stage > prec.MaxEvents {
+		// Doubling continues every run to twice its length: about stage
+		// events more.
+		if short && doublings < MaxDoublings && e.Events+stage > prec.MaxEvents {
 			e.boundHit = true // the bound, not the data, ends the doubling
 		}
-		if short && doublings < MaxDoublings && e.Events+2*stage <= prec.MaxEvents {
-			e.bound = max(e.bound, e.Events+2*stage)
-			cfg.Steps *= 2 // too short to leave the transient: all again, twice as long
+		if short && doublings < MaxDoublings && e.Events+stage <= prec.MaxEvents {
+			e.bound = max(e.bound, e.Events+stage)
+			cfg.Steps *= 2 // too short to leave the transient: all twice as long
 			p.steps = cfg.Steps
-			outs, stage = outs[:0], 0
-			doublings++
+			if outs, ev, err = extend(runs, cfg.Steps); err != nil {
+				return e, err
+			}
+			stage += ev
+			e.Events += ev
+			if doublings++; doublings == MaxDoublings {
+				flush(runs)
+				runs = nil
+			}
 			continue
 		}
 		if p.sync == BSP {
@@ -302,44 +316,6 @@ func (e *Estimate) summarize(outs []Output, steps int, target float64) {
 		e.HalfWidth = h / mean
 	}
 	e.modes(target)
-}
-
-// replicate runs replications from..to−1 of g in parallel (at most
-// GOMAXPROCS at once) and returns their outputs in order and their events.
-// Under the Random order each replication draws its own priorities.
-func replicate(pr *Program, g *program, p *params, cfg Config, from, to int) ([]Output, int64, error) {
-	outs := make([]Output, to-from)
-	events := make([]int64, to-from)
-	errs := make([]error, to-from)
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for i := range outs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			q := *p
-			q.seed = replicationSeed(cfg.Seed, from+i)
-			c := cfg
-			c.Seed = q.seed
-			gr := g
-			if q.order == Random {
-				gr = pr.variant(&q)
-			}
-			r, err := run(gr, &q, &c)
-			if err != nil {
-				err = fmt.Errorf("replication %d: %w", from+i, err)
-			}
-			outs[i], events[i], errs[i] = r.Output, r.Events, err
-		}()
-	}
-	wg.Wait()
-	var sum int64
-	for _, v := range events {
-		sum += v
-	}
-	return outs, sum, errors.Join(errs...)
 }
 
 // EstimateSweep runs Estimate for each element of workers, in order. The

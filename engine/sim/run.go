@@ -9,6 +9,8 @@ import (
 // Config.Progress, so the event loop pays one atomic add per batch.
 const progressEvery = 1 << 12
 
+// run simulates one run of g to the end: every worker runs its
+// p.steps steps and retires (Run and the paper's procedure).
 func run(g *program, p *params, cfg *Config) (Result, error) {
 	s, err := setup(g, p, cfg)
 	if err != nil {
@@ -68,4 +70,48 @@ func setup(g *program, p *params, cfg *Config) (*sim, error) {
 		s.seq++
 	}
 	return s, nil
+}
+
+// An open run is a replication of an estimate (Estimate). Its workers
+// never retire, and its event loop stops at the window end, the first
+// worker's stepsPerWk-th completion, once every event at that instant is
+// handled. Up to there it is exactly the run one started with a larger
+// stepsPerWk makes (the worker that ends the window starts its next step
+// at once either way), so a doubling continues it (extend) instead of
+// simulating its first half again; and its Output is the one run gives,
+// which counts no completion after the window end, without the tail of
+// workers finishing one by one.
+
+// startOpen sets up an open run of g and runs it to its window end.
+func startOpen(g *program, p *params, cfg *Config) (*sim, Output, error) {
+	s, err := setup(g, p, cfg)
+	if err != nil {
+		return nil, Output{}, err
+	}
+	s.open = true
+	o, err := s.runOpen()
+	return s, o, err
+}
+
+// extend continues an open run to steps per worker (more than it ran).
+func (s *sim) extend(steps int) (Output, error) {
+	s.stepsPerWk, s.st.stepsPerWorker, s.st.ended = steps, steps, false
+	return s.runOpen()
+}
+
+func (s *sim) runOpen() (Output, error) {
+	s.loop()
+	if !s.st.ended {
+		return Output{}, fmt.Errorf("sim: internal error: open run stalled before its window end (%d workers, %d steps)", s.W, s.stepsPerWk)
+	}
+	r, err := s.st.result(s.events, s.now)
+	return r.Output, err
+}
+
+// flushProgress adds to Config.Progress the events the loop has not
+// added yet; call it once, when the run is done with.
+func (s *sim) flushProgress() {
+	if s.progress != nil {
+		s.progress.Add(s.events % progressEvery)
+	}
 }

@@ -78,6 +78,7 @@ type sim struct {
 	events     int64
 	progress   *atomic.Int64 // Config.Progress
 	finished   int
+	open       bool // an open run (run.go): workers never retire
 	emit       bool
 	onSpan     func(Span)
 	delayStart []float64 // [w·n+op] start of a receive-thread delay, kept only for spans
@@ -170,6 +171,9 @@ func (s *sim) loop() {
 			return
 		}
 		now := max(best.key, s.now) // explicit clock (I-9)
+		if s.open && s.st.ended && now > s.st.wEnd {
+			return // an open run's window end (run.go)
+		}
 		s.st.advance(now)
 		s.now = now
 		if src == -1 {

@@ -23,13 +23,13 @@ func (s *sim) startStep(w int) {
 
 // stepDone records the completion of worker w's step and starts its next
 // one (ASP), waits at the barrier (BSP), or retires the worker after its
-// last step.
+// last step (never in an open run).
 func (s *sim) stepDone(w int) {
 	ws := &s.workers[w]
 	ws.done++
 	last := ws.done == s.stepsPerWk
 	s.st.completion(w, s.now, s.now-ws.stepStart, last)
-	if last {
+	if last && !s.open {
 		s.finished++
 		return
 	}
