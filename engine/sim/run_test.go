@@ -22,9 +22,13 @@ func TestOpenRunIsTheRun(t *testing.T) {
 		cfg Config
 	}
 	var cases []tc
-	for _, servers := range []int{1, 2} {
+	servers, workers := []int{1, 2}, []int{1, 3, 5}
+	if testing.Short() {
+		servers, workers = []int{2}, []int{3}
+	}
+	for _, servers := range servers {
 		tr := inceptionLike(8, 0.05, servers, uint64(servers))
-		for _, w := range []int{1, 3, 5} {
+		for _, w := range workers {
 			for _, y := range []Sync{ASP, BSP} {
 				cases = append(cases,
 					tc{tr, Config{Workers: w, Sync: y, Bandwidth: 1.25e9, Seed: 11}},

@@ -22,7 +22,11 @@ func tbmRun(t *testing.T, spec string) (*experiment.Result, *experiment.Env, err
 // events admitted, and the run is deterministic (not under -short).
 func TestTestbedModesOnTheCommittedRuns(t *testing.T) {
 	t.Parallel()
-	spec := experimenttest.Edited(t, root, "experiments/beyond/testbed-modes.toml")
+	var edits []string
+	if testing.Short() { // the same code on less simulation: ±20%, a 100-step paper run
+		edits = []string{"precision = 0.02", "precision = 0.2", "paper_steps = 1000", "paper_steps = 100"}
+	}
+	spec := experimenttest.Edited(t, root, "experiments/beyond/testbed-modes.toml", edits...)
 	res, env, err := tbmRun(t, spec)
 	require.NoError(t, err)
 	experimenttest.Bounded(t, env, res)
