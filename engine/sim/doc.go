@@ -203,9 +203,15 @@
 // interval is Student's t over the replications, so it covers what a
 // single run's batch means cannot: which operating mode a run lands in.
 // Sequential stopping: while any replication's transient lies beyond its
-// first half, every replication runs again twice as long (at most
+// first half, every replication is continued to twice its length (at most
 // MaxDoublings = 3 times; then each run's first half is deleted and
-// Estimate.Clipped counts it); then
+// Estimate.Clipped counts it). A replication is an open run: its workers
+// never retire and it stops at its window end, so continuing it is
+// exactly the run a longer one makes (TestOpenRunIsTheRun), and no event
+// is simulated twice (before, each doubling started every replication
+// again: 20% of the events `pslab run` simulated were such discarded
+// first halves; the workers' tail after the window end was simulated too).
+// Then
 // replications are added, to R·(h/target)² but at most 2R at a time,
 // until the half-width is within Precision.Target (default ±1%) or
 // Precision.MaxEvents would be exceeded, and Estimate.Converged and Stop
@@ -242,10 +248,16 @@
 // records the least bound under which it takes the same path (every
 // doubling and every added replication it afforded), and a converged
 // estimate answers every caller whose bound is at least that; one whose
-// bound decided its path answers the same bound only. `pslab run` gives
-// its experiments one cache (experiment.Env.Estimates), so icpe20's
-// figures and beyond-testbed-accuracy simulate each recorded testbed
-// trace once: the cache changes what a run costs, never what it gives.
+// bound decided its path answers the same bound only. Estimates the cache
+// cannot answer whole (another bound or target) share replications: the
+// cache keeps each replication's Output and events by (trace, resolved
+// parameters with the run length, replication index), and an estimate
+// counts one it takes as the events it cost, so it takes the path it
+// would have simulated (TestEstimateCacheSharesReplications). `pslab run`
+// gives its experiments one cache (experiment.Env.Estimates), so icpe20's
+// figures and beyond-testbed-accuracy simulate each replication of a
+// recorded testbed trace once: the cache changes what a run costs, never
+// what it gives.
 //
 // # Order independence and operating modes
 //

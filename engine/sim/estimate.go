@@ -217,30 +217,27 @@ func (pr *Program) Estimate(cfg Config, prec Precision) (Estimate, error) {
 func (pr *Program) estimate(g *program, pp *params, cfg Config, prec Precision, least int64) (Estimate, error) {
 	p := *pp
 	e := Estimate{Workers: cfg.Workers, maxEvents: prec.MaxEvents, bound: least}
-	var outs []Output
-	var runs []*sim // the open runs of outs, kept while a doubling may extend them
-	var stage int64 // events of the replications in outs, each from its start
-	defer func() { flush(runs) }()
+	var rs replicas // every replication so far, at the current run length
+	defer func() { rs.drop() }()
 	want := prec.Replications
 	doublings := 0
 	for {
-		more, started, ev, err := replicate(pr, g, &p, cfg, len(outs), want)
+		more, err := replicate(pr, g, &p, cfg, len(rs.outs), want)
 		if err != nil {
+			more.drop()
 			return e, err
 		}
-		outs = append(outs, more...)
 		if p.sync == BSP || doublings == MaxDoublings {
-			flush(started) // no doubling can extend them
-		} else {
-			runs = append(runs, started...)
+			more.drop() // no doubling can continue them
 		}
-		stage += ev
-		e.Events += ev // every event spent
+		rs.add(more)
+		e.Events += more.events() // every event spent
+		stage := rs.events()      // the replications' events from their start
 		short := false
-		for _, o := range outs {
+		for _, o := range rs.outs {
 			short = short || (!o.TransientOK && p.sync != BSP) // a BSP run regenerates at each barrier
 		}
-		perRep := float64(stage) / float64(len(outs))
+		perRep := float64(stage) / float64(len(rs.outs))
 		// Doubling continues every run to twice its length: about stage
 		// events more.
 		if short && doublings < MaxDoublings && e.Events+stage > prec.MaxEvents {
@@ -250,17 +247,17 @@ func (pr *Program) estimate(g *program, pp *params, cfg Config, prec Precision, 
 			e.bound = max(e.bound, e.Events+stage)
 			cfg.Steps *= 2 // too short to leave the transient: all twice as long
 			p.steps = cfg.Steps
-			if outs, ev, err = extend(runs, cfg.Steps); err != nil {
+			ev, err := extend(pr, g, &p, cfg, &rs)
+			if err != nil {
 				return e, err
 			}
-			stage += ev
 			e.Events += ev
 			if doublings++; doublings == MaxDoublings {
-				flush(runs)
-				runs = nil
+				rs.drop()
 			}
 			continue
 		}
+		outs := rs.outs
 		if p.sync == BSP {
 			if err := e.summarizeCycles(outs, cfg.Steps, float64(cfg.Workers*p.batch), p.order != Random); err != nil {
 				return e, err

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -97,4 +98,45 @@ func TestEstimateCacheBoundThreshold(t *testing.T) {
 	at, err := pr.Estimate(cfg, Precision{Target: 0.002, MaxEvents: e.bound})
 	require.NoError(t, err)
 	require.Equal(t, e.Samples, at.Samples, "the recorded least bound takes the same path")
+}
+
+// TestEstimateCacheSharesReplications: estimates of one trace and
+// configuration that differ in their events bound or target take
+// different paths, so the cache cannot answer one with another; their
+// common replications are simulated once, and each answer, its events
+// count included, is the uncached one.
+func TestEstimateCacheSharesReplications(t *testing.T) {
+	t.Parallel()
+	pr, err := Compile(zooTrace(t, "alexnet", 10, 0.2, 0, 1))
+	require.NoError(t, err)
+	cfg := Config{Workers: 3, Seed: 5, Link: Link{Mode: WholeStream}}
+	base, err := pr.Estimate(cfg, Precision{Target: 0.002})
+	require.NoError(t, err)
+	precs := []Precision{{Target: 0.002}, {Target: 0.002, MaxEvents: base.Events * 2 / 3}, {Target: 0.01}, {Target: 0.002, MaxEvents: base.Events / 2}}
+	var want []Estimate
+	for _, prec := range precs {
+		e, err := pr.Estimate(cfg, prec)
+		require.NoError(t, err)
+		want = append(want, e)
+	}
+	require.NotEqual(t, want[0].Replications, want[1].Replications, "the bound changes the path")
+	c := NewEstimateCache()
+	cached := cfg
+	cached.Estimates = c
+	var simulated int64
+	for i, prec := range precs {
+		var n atomic.Int64
+		cached.Progress = &n
+		got, err := pr.Estimate(cached, prec)
+		require.NoError(t, err)
+		require.Equal(t, want[i], got, "precision %+v", prec)
+		simulated += n.Load()
+	}
+	require.Zero(t, c.Hits(), "no estimate answers another")
+	require.Positive(t, c.ReplicationHits())
+	var total int64
+	for _, e := range want {
+		total += e.Events
+	}
+	require.Less(t, simulated, total, "each replication once")
 }
