@@ -80,6 +80,7 @@ func badFlagCases() []badCase {
 		pr("precision-above-half", []string{"-precision", "1"}, "-precision"),
 		pr("precision-negative", []string{"-precision", "-0.1"}, "-precision"),
 		pr("steps-negative", []string{"-steps", "-1"}, "-steps"),
+		pr("steps-bsp-no-cycle", []string{"-steps", "2", "-sync", "bsp"}, "-steps 2"),
 		pr("steps-overflow", []string{"-steps", "99999999999999999999"}, "-steps"),
 		pr("steps-huge", []string{"-steps", "1000000000", "-models", "simulator"}, "-steps"),
 		pr("batch-negative", []string{"-batch", "-1"}, "-batch"),

@@ -199,6 +199,9 @@ func (f *predictFlags) cluster(in *predictInput) (predict.Cluster, error) {
 	if err := f.cl.apply(&c, in, f.set); err != nil {
 		return c, err
 	}
+	if c.Sync == sim.BSP && !f.paper && f.steps > 0 && f.steps < sim.MinRegenerativeSteps {
+		return c, fmt.Errorf("predict: -steps %d: a BSP estimate needs ≥ %d steps per worker (one whole cycle between barrier releases; -paper runs any)", f.steps, sim.MinRegenerativeSteps)
+	}
 	if in.kind == "profile" {
 		return c, nil
 	}
