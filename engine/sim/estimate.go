@@ -166,10 +166,10 @@ type Estimate struct {
 // cfg.Seed + r·0x9e3779b97f4a7c15 and starts its workers Staggered, so
 // its start offsets and sampled steps are its own; each replication's
 // value is its steady-state throughput after the MSER-5 transient. Run
-// lengths double (all replications again) while any replication's
-// transient lies beyond its first half (at most MaxDoublings times); then
-// replications are added to
-// the number the interval needs. Under BSP the replications are
+// lengths double (every replication continued, see run.go) while any
+// replication's transient lies beyond its first half (at most
+// MaxDoublings times); then replications are added to the number the
+// interval needs. Under BSP the replications are
 // RegenerativeSteps long and analysed by the regenerative method
 // (summarizeCycles): no MSER-5, no doubling. cfg.Start, cfg.Warmup and
 // cfg.SeriesWindow are ignored; cfg.StartOffsets, cfg.Timeline and

@@ -86,11 +86,7 @@ func TestEstimateCacheGivesTheUncachedAnswer(t *testing.T) {
 // cache answers with it gives the same estimate.
 func TestEstimateCacheBoundThreshold(t *testing.T) {
 	t.Parallel()
-	pr, err := Compile(zooTrace(t, "alexnet", 10, 0.2, 0, 1))
-	require.NoError(t, err)
-	cfg := Config{Workers: 2, Seed: 3, Link: Link{Mode: WholeStream}}
-	e, err := pr.Estimate(cfg, Precision{Target: 0.002})
-	require.NoError(t, err)
+	pr, cfg, e := alexnetTightEstimate(t, 2, 3)
 	require.True(t, e.Converged, e.Stop)
 	require.False(t, e.boundHit)
 	require.Greater(t, e.Replications, DefaultReplications, "the bound afforded added replications")
@@ -107,11 +103,7 @@ func TestEstimateCacheBoundThreshold(t *testing.T) {
 // count included, is the uncached one.
 func TestEstimateCacheSharesReplications(t *testing.T) {
 	t.Parallel()
-	pr, err := Compile(zooTrace(t, "alexnet", 10, 0.2, 0, 1))
-	require.NoError(t, err)
-	cfg := Config{Workers: 3, Seed: 5, Link: Link{Mode: WholeStream}}
-	base, err := pr.Estimate(cfg, Precision{Target: 0.002})
-	require.NoError(t, err)
+	pr, cfg, base := alexnetTightEstimate(t, 3, 5)
 	precs := []Precision{{Target: 0.002}, {Target: 0.002, MaxEvents: base.Events * 2 / 3}, {Target: 0.01}, {Target: 0.002, MaxEvents: base.Events / 2}}
 	var want []Estimate
 	for _, prec := range precs {
@@ -139,4 +131,16 @@ func TestEstimateCacheSharesReplications(t *testing.T) {
 		total += e.Events
 	}
 	require.Less(t, simulated, total, "each replication once")
+}
+
+// alexnetTightEstimate compiles a 10-step AlexNet trace (20% jitter, flow
+// control off) and estimates it to ±0.2% at w workers with seed.
+func alexnetTightEstimate(t *testing.T, w int, seed uint64) (*Program, Config, Estimate) {
+	t.Helper()
+	pr, err := Compile(zooTrace(t, "alexnet", 10, 0.2, 0, 1))
+	require.NoError(t, err)
+	cfg := Config{Workers: w, Seed: seed, Link: Link{Mode: WholeStream}}
+	e, err := pr.Estimate(cfg, Precision{Target: 0.002})
+	require.NoError(t, err)
+	return pr, cfg, e
 }
