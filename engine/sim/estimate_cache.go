@@ -44,9 +44,11 @@ func NewEstimateCache() *EstimateCache {
 // which take different paths, share the replications their paths have in
 // common. An estimate counts a replication it takes from the cache as the
 // events it cost, so its path, and its answer, are the ones it would have
-// simulated. Measured on `pslab run`: 278 M of 4.38 G events were such
-// repeats, estimates of icpe20's figures and beyond-testbed-accuracy that
-// the estimate cache could not answer because their bounds differ.
+// simulated. Measured on `pslab run` (2026-11-28): 3,513 replications
+// shared, 3.65 G events simulated of the 3.81 G its estimates count;
+// before, estimates of icpe20's figures and beyond-testbed-accuracy that
+// the cache could not answer because their bounds differ had simulated
+// 278 M events a second time.
 
 // replicationKey names replication index of the estimate of program with
 // resolved parameters p (p.steps its run length, p.seed the estimate's).
