@@ -211,15 +211,22 @@ func BenchmarkAnalyse(b *testing.B) {
 }
 
 // BenchmarkEstimate measures a converged estimate (±1%, replications in
-// parallel) of the Inception-sized synthetic trace at W = 4.
+// parallel) of the Inception-sized synthetic trace at W = 4: under ASP
+// (MSER-5, doublings continued) and BSP (regenerative).
 func BenchmarkEstimate(b *testing.B) {
+	for _, y := range []Sync{ASP, BSP} {
+		b.Run(y.String(), func(b *testing.B) { benchmarkEstimate(b, y) })
+	}
+}
+
+func benchmarkEstimate(b *testing.B, y Sync) {
 	pr, err := Compile(inceptionLike(20, 0.1, 1, 1))
 	if err != nil {
 		b.Fatal(err)
 	}
 	var events int64
 	for b.Loop() {
-		e, err := pr.Estimate(Config{Workers: 4, Seed: 1}, Precision{})
+		e, err := pr.Estimate(Config{Workers: 4, Seed: 1, Sync: y}, Precision{})
 		if err != nil {
 			b.Fatal(err)
 		}
