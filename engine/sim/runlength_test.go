@@ -104,3 +104,38 @@ func TestRegenerativeNeedsACycle(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, e.Regenerative)
 }
+
+// TestSummarizeCycles: the regenerative interval from cycle summaries.
+// Pooled, two replications of cycles {1, 2, 3} and {2, 3, 4} are the six
+// cycles 1, 2, 2, 3, 3, 4 (mean 2.5, s² = 1.1); under the Random order
+// each replication's mean cycle is one observation (2 and 3).
+func TestSummarizeCycles(t *testing.T) {
+	t.Parallel()
+	cycles := func(xs ...float64) Output {
+		var w welford
+		for _, x := range xs {
+			w.add(x)
+		}
+		return Output{Cycles: w.final(), BeforeCycles: 4}
+	}
+	outs := []Output{cycles(1, 2, 3), cycles(2, 3, 4)}
+	const examples = 10
+	var e Estimate
+	require.NoError(t, e.summarizeCycles(outs, 5, examples, true))
+	h := 2.570581835636314 * math.Sqrt(1.1/6) // t₀.₉₇₅ with 5 degrees of freedom
+	require.InDelta(t, examples/2.5, e.Throughput, 1e-12)
+	require.InDelta(t, examples/(2.5+h), e.Lo, 1e-9)
+	require.InDelta(t, examples/(2.5-h), e.Hi, 1e-9)
+	require.InDelta(t, (e.Hi-e.Lo)/(2*e.Throughput), e.HalfWidth, 1e-12)
+	require.Equal(t, []float64{examples / 2.0, examples / 3.0}, e.Samples)
+	require.Equal(t, 4.0, e.Transient)
+	require.True(t, e.Regenerative)
+
+	require.NoError(t, e.summarizeCycles(outs, 5, examples, false))
+	h = 12.706204736174698 * math.Sqrt(0.5/2) // t₀.₉₇₅, 1 degree of freedom, over the means 2 and 3
+	require.InDelta(t, examples/2.5, e.Throughput, 1e-12)
+	require.InDelta(t, examples/(2.5+h), e.Lo, 1e-9)
+	require.True(t, math.IsInf(e.Hi, 1), "the mean cycle's interval reaches 0")
+
+	require.ErrorContains(t, e.summarizeCycles([]Output{{}}, 2, examples, true), "Config.Steps: 2")
+}
