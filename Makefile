@@ -41,9 +41,14 @@ test:
 # that day 34.8, the test binaries 15.3 of it. -ldflags=-w (no DWARF) made
 # no measurable difference (3 pairs of build-and-link runs, 19 ± 1 s), and
 # a no-op go build ./... alone costs 4 CPU-s. CI runs the full suite (make
-# test).
+# test). Scratch on tmpfs where the machine has one (/dev/shm): the go
+# command writes and runs 770 MB of test binaries from GOTMPDIR, and the
+# tests write their files under TMPDIR; measured 37.3 and 35.7 CPU-s on
+# ext4 against 33.1 and 32.7 on tmpfs (2 pairs, every run passing,
+# 2026-11-28), the system time 8.6 -> 6.5.
+SHM := $(wildcard /dev/shm)
 test-short:
-	GOGC=400 $(GO) test -short ./...
+	GOGC=400 $(if $(SHM),GOTMPDIR=$(SHM) TMPDIR=$(SHM)) $(GO) test -short ./...
 
 # Benchmarks build with the profile pslab itself is built with (go build
 # and go run pick cmd/pslab/default.pgo up on their own; go test does not),
