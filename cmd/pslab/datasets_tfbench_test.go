@@ -20,6 +20,9 @@ import (
 // derived from the committed profile.
 func TestDatasetsBuildsTFBenchmarks(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short: rebuilds datasets from the shared raw data")
+	}
 	if _, err := os.Stat(sharedData); err != nil {
 		t.Skipf("shared data not available: %v", err)
 	}

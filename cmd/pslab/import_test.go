@@ -118,6 +118,9 @@ func TestImportMeasuredAndErrors(t *testing.T) {
 // without shared data.
 func TestDatasetsBuildsZooAndPhilly(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short: rebuilds datasets from the shared raw data")
+	}
 	if _, err := os.Stat(sharedData); err != nil {
 		t.Skipf("shared data not available: %v", err)
 	}

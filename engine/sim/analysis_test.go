@@ -48,6 +48,9 @@ func TestMSERFindsTransient(t *testing.T) {
 // passes on most.
 func TestBatchMeansCoverage(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short: 400 series of 40,000 observations")
+	}
 	r := rand.New(rand.NewPCG(3, 4))
 	const series, n = 400, 40000
 	covered, uncorrelated := 0, 0
