@@ -147,8 +147,12 @@ func (f *predictFlags) report(in *predictInput, runs []*predict.Prediction) *pre
 	}
 	steps, warm := max(f.steps, 0), f.warmup
 	if steps == 0 {
-		steps = sim.DefaultSteps
-		if !f.paper {
+		switch {
+		case f.paper:
+			steps = sim.DefaultSteps
+		case c.Sync == sim.BSP:
+			steps = sim.RegenerativeSteps
+		default:
 			steps = sim.DefaultEstimateSteps
 		}
 	}
@@ -163,9 +167,6 @@ func (f *predictFlags) report(in *predictInput, runs []*predict.Prediction) *pre
 	if f.paper {
 		r.Setup += fmt.Sprintf("; simulator: icpe20's procedure, %d steps per worker, warm-up %d completions, seed %d, no interval", steps, warm, f.seed)
 	} else if c.Sync == sim.BSP {
-		if f.steps <= 0 {
-			steps = sim.RegenerativeSteps
-		}
 		r.Setup += fmt.Sprintf("; simulator: converged estimate, 95%% CI ±%g%% by the regenerative method: the cycles between barrier releases of ≥ %d replications of %d steps (first step deleted), seed %d",
 			100*f.precision, sim.DefaultReplications, steps, f.seed)
 	} else {

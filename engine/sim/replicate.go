@@ -34,11 +34,16 @@ func (rs *replicas) events() int64 {
 // drop hands the runs' uncounted events to Config.Progress and lets them
 // go: no doubling will continue them.
 func (rs *replicas) drop() {
-	for i, s := range rs.runs {
-		if s != nil {
-			s.flushProgress()
-			rs.runs[i] = nil
-		}
+	for i := range rs.runs {
+		rs.dropRun(i)
+	}
+}
+
+// dropRun lets replication i's open run go, if it has one.
+func (rs *replicas) dropRun(i int) {
+	if s := rs.runs[i]; s != nil {
+		s.flushProgress()
+		rs.runs[i] = nil
 	}
 }
 
@@ -91,10 +96,7 @@ func extend(pr *Program, g *program, p *params, cfg Config, rs *replicas) (int64
 	errs := make([]error, len(rs.outs))
 	parallel(len(rs.outs), func(i int) {
 		if rec, ok := cfg.Estimates.replication(pr, p, i); ok {
-			if rs.runs[i] != nil {
-				rs.runs[i].flushProgress()
-				rs.runs[i] = nil // left behind: a later doubling opens it anew
-			}
+			rs.dropRun(i) // left behind: a later doubling opens it anew
 			rs.outs[i], add[i], rs.cum[i] = rec.out, rec.events-rs.cum[i], rec.events
 			return
 		}

@@ -17,9 +17,7 @@ func run(g *program, p *params, cfg *Config) (Result, error) {
 		return Result{}, err
 	}
 	s.loop()
-	if s.progress != nil {
-		s.progress.Add(s.events % progressEvery)
-	}
+	s.flushProgress()
 	if s.finished != s.W {
 		return Result{}, fmt.Errorf("sim: internal error: simulation stalled with %d of %d workers finished", s.finished, s.W)
 	}
@@ -109,7 +107,8 @@ func (s *sim) runOpen() (Output, error) {
 }
 
 // flushProgress adds to Config.Progress the events the loop has not
-// added yet; call it once, when the run is done with.
+// added yet; call it once, when the run is done with (run's end, or an
+// open run's last use).
 func (s *sim) flushProgress() {
 	if s.progress != nil {
 		s.progress.Add(s.events % progressEvery)
