@@ -149,7 +149,7 @@ func runExperiments(ctx context.Context, args []string, write bool, stdout, stde
 	if err := experiment.CheckUnique(paths); err != nil {
 		return usageError{err}
 	}
-	opt := experiment.Options{Root: *root, Write: write, Parallel: *parallel, RecordTime: *recordTime}
+	opt := experiment.Options{Root: *root, Write: write, Parallel: *parallel, RecordTime: *recordTime, Draw: drawFigure}
 	all := len(paths)
 	if paths, err = sh.experiments(paths, &opt); err != nil {
 		return err

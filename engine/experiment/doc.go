@@ -14,7 +14,9 @@
 // CheckUnique refuses a run naming one file twice or two files with one id
 // (they would write the same figures).
 //
-// Runner runs experiments in parallel (at most GOMAXPROCS at once), writes
-// figures/<paper>/<name>.{svg,png,arrow} atomically, and evaluates
-// golden/<paper>/<name>.toml. The same seed gives the same bytes.
+// Run runs experiments in parallel (at most GOMAXPROCS at once), evaluates
+// golden/<paper>/<name>.toml, and writes figures/<paper>/<name>.{svg,png,arrow}
+// atomically, the figure drawn by the caller's Options.Draw (pslab run
+// draws with engine/figure; the package itself draws nothing, so the kinds
+// do not link the plotting library). The same seed gives the same bytes.
 package experiment

@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,10 +108,18 @@ func TestLoadErrorsAreOneLineWithFileAndLine(t *testing.T) {
 	}
 }
 
+// drawn is the tests' Options.Draw: a figure stands in as the spec's
+// title and the table's row count (engine/figure draws the real ones;
+// cmd/pslab's tests run pslab run with them).
+func drawn(s *Spec, t *dataset.Table) (svg, png []byte, err error) {
+	svg = fmt.Appendf(nil, "<svg>%s: %d rows</svg>\n", s.Title, t.Len())
+	return svg, append([]byte("png "), svg...), nil
+}
+
 func TestRunWritesFiguresAndChecks(t *testing.T) {
 	t.Parallel()
 	root, sp := repo(t, goodSpec, goodGolden)
-	outs := Run(context.Background(), registry(), []string{sp}, Options{Root: root, Write: true})
+	outs := Run(context.Background(), registry(), []string{sp}, Options{Root: root, Write: true, Draw: drawn})
 	require.Len(t, outs, 1)
 	o := outs[0]
 	require.NoError(t, o.Err)
@@ -123,7 +132,7 @@ func TestRunWritesFiguresAndChecks(t *testing.T) {
 	n, err := o.Golden.Update(o.Result.Lookup)
 	require.NoError(t, err)
 	require.Equal(t, 1, n)
-	outs = Run(context.Background(), registry(), []string{sp}, Options{Root: root, Write: true})
+	outs = Run(context.Background(), registry(), []string{sp}, Options{Root: root, Write: true, Draw: drawn})
 	require.False(t, outs[0].Failed())
 	var first [][]byte
 	for _, ext := range []string{".svg", ".png", ".arrow", ".run.json"} {
@@ -133,7 +142,7 @@ func TestRunWritesFiguresAndChecks(t *testing.T) {
 		first = append(first, b)
 	}
 	// Same seed, same bytes.
-	Run(context.Background(), registry(), []string{sp}, Options{Root: root, Write: true})
+	Run(context.Background(), registry(), []string{sp}, Options{Root: root, Write: true, Draw: drawn})
 	for i, ext := range []string{".svg", ".png", ".arrow", ".run.json"} {
 		b, err := os.ReadFile(filepath.Join(root, "figures", "beyond", "toy"+ext))
 		require.NoError(t, err)
@@ -144,10 +153,17 @@ func TestRunWritesFiguresAndChecks(t *testing.T) {
 func TestRunFailuresWriteNothing(t *testing.T) {
 	t.Parallel()
 	root, sp := repo(t, strings.Replace(goodSpec, "slope = 2.0", "slope = -1.0", 1), goodGolden)
-	o := Run(context.Background(), registry(), []string{sp}, Options{Root: root, Write: true})[0]
+	o := Run(context.Background(), registry(), []string{sp}, Options{Root: root, Write: true, Draw: drawn})[0]
 	require.ErrorContains(t, o.Err, `toy.toml:19: negative slope -1`)
 	_, err := os.Stat(filepath.Join(root, "figures"))
 	require.True(t, errors.Is(err, os.ErrNotExist), "no partial output")
+
+	// Writing needs a way to draw the figure.
+	root1, sp1 := repo(t, goodSpec, goodGolden)
+	o = Run(context.Background(), registry(), []string{sp1}, Options{Root: root1, Write: true})[0]
+	require.ErrorContains(t, o.Err, "Write without Draw")
+	_, err = os.Stat(filepath.Join(root1, "figures"))
+	require.True(t, errors.Is(err, os.ErrNotExist), "nothing written")
 
 	// Unknown params keys are errors with their line.
 	_, sp2 := repo(t, strings.Replace(goodSpec, "slope = 2.0", "slop = 2.0", 1), goodGolden)

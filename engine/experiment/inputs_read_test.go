@@ -37,7 +37,7 @@ func TestUnreadInputRefused(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			root, sp := repo(t, spec(c.inputs), strings.Replace(goodGolden, "source = \"regression\"", "source = \"derived: toy\"\nop = \"ge\"", 1))
-			o := Run(context.Background(), reg, []string{sp}, Options{Root: root, Write: true})[0]
+			o := Run(context.Background(), reg, []string{sp}, Options{Root: root, Write: true, Draw: drawn})[0]
 			_, statErr := os.Stat(filepath.Join(root, "figures"))
 			if c.want == "" {
 				require.NoError(t, o.Err)

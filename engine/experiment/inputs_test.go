@@ -47,7 +47,7 @@ func TestInputSymlinkOutsideTheRepositoryRefused(t *testing.T) {
 			require.NoError(t, os.MkdirAll(filepath.Dir(link), 0o755))
 			require.NoError(t, os.Symlink(c.target, link))
 			before := tree(t, root)
-			o := Run(context.Background(), registry(), []string{sp}, Options{Root: root, Write: true})[0]
+			o := Run(context.Background(), registry(), []string{sp}, Options{Root: root, Write: true, Draw: drawn})[0]
 			require.Error(t, o.Err)
 			require.ErrorContains(t, o.Err, `toy.toml:10: input "x" = "`+c.input+`" resolves to `+c.want)
 			require.ErrorContains(t, o.Err, "outside the repository root")

@@ -68,7 +68,7 @@ func TestRunErrorsLeaveTheTreeUnchanged(t *testing.T) {
 				c.setup(root)
 			}
 			before := tree(t, root)
-			o := Run(context.Background(), registry(), []string{sp}, Options{Root: root, Write: true})[0]
+			o := Run(context.Background(), registry(), []string{sp}, Options{Root: root, Write: true, Draw: drawn})[0]
 			require.ErrorContains(t, o.Err, c.want)
 			require.NotContains(t, o.Err.Error(), "beyond-toy", "the id is printed by the caller, not repeated in the error")
 			require.Equal(t, before, tree(t, root), "the output tree changed")

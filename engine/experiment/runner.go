@@ -16,7 +16,6 @@ import (
 
 	"pslab/engine/atomicfile"
 	"pslab/engine/dataset"
-	"pslab/engine/figure"
 	"pslab/engine/golden"
 	"pslab/engine/sim"
 )
@@ -40,6 +39,12 @@ type Options struct {
 	RecordTime bool
 	// Progress, if set, is called when an experiment finishes.
 	Progress func(Outcome)
+	// Draw renders an experiment's figure from its spec and result table
+	// as SVG and PNG; Write needs it. The caller supplies it (pslab run
+	// draws with engine/figure), so that this package and the kinds, which
+	// never draw, do not link the plotting library: 1 CPU-s of linking in
+	// make test-short (2026-11-28, two runs each).
+	Draw func(*Spec, *dataset.Table) (svg, png []byte, err error)
 
 	// estimates is the cache Run gives every experiment (Env.Estimates).
 	estimates *sim.EstimateCache
@@ -224,6 +229,10 @@ func runOne(ctx context.Context, reg Registry, path string, opt Options) (o Outc
 		return o
 	}
 	if opt.Write {
+		if opt.Draw == nil {
+			o.Err = errors.New("experiment.Options: Write without Draw")
+			return o
+		}
 		if err := Writable(FigurePath(opt.out(), spec, ".svg")); err != nil {
 			o.Err = err
 			return o
@@ -259,7 +268,7 @@ func runOne(ctx context.Context, reg Registry, path string, opt Options) (o Outc
 		}
 	}
 	if opt.Write && !o.Failed() { // a failed check writes nothing: figures/ holds only passing runs
-		err := write(opt.out(), spec, res)
+		err := write(opt.out(), spec, res, opt.Draw)
 		if err == nil {
 			err = writeRunFile(opt.Root, opt.out(), spec, res, time.Since(start), opt.RecordTime)
 		}
@@ -313,8 +322,8 @@ func relTo(root, p string) string {
 // write renders and writes the figure and the result table (the run file,
 // figures/<paper>/<name>.run.json, is written after it by writeRunFile). Every file is
 // written atomically; nothing is written if rendering fails.
-func write(root string, s *Spec, res *Result) error {
-	svg, png, err := figure.Render(s.FigureSpec(), res.Table)
+func write(root string, s *Spec, res *Result, draw func(*Spec, *dataset.Table) ([]byte, []byte, error)) error {
+	svg, png, err := draw(s, res.Table)
 	if err != nil {
 		return err
 	}

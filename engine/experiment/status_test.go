@@ -66,7 +66,7 @@ func TestCheckStatus(t *testing.T) {
 func TestRunRefusesAContradictingStatus(t *testing.T) {
 	t.Parallel()
 	root, sp := repo(t, strings.Replace(goodSpec, `status = "reproduced"`, `status = "partial"`, 1), missedGolden)
-	o := Run(context.Background(), registry(), []string{sp}, Options{Root: root, Write: true})[0]
+	o := Run(context.Background(), registry(), []string{sp}, Options{Root: root, Write: true, Draw: drawn})[0]
 	require.ErrorContains(t, o.Err, `status "partial", but`)
 	require.Nil(t, o.Result, "nothing ran")
 }

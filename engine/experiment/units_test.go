@@ -48,7 +48,7 @@ func TestResultTableCarriesUnits(t *testing.T) {
 	t.Parallel()
 	spec := strings.Replace(goodSpec, `x_label = "x"`, `x_label = "workers (count)"`, 1)
 	root, sp := repo(t, spec, strings.Replace(goodGolden, "tol = 1e-9\ntol_kind = \"rel\"", "tol = 1", 1))
-	o := Run(context.Background(), registry(), []string{sp}, Options{Root: root, Write: true})[0]
+	o := Run(context.Background(), registry(), []string{sp}, Options{Root: root, Write: true, Draw: drawn})[0]
 	require.NoError(t, o.Err)
 	require.False(t, o.Failed())
 	tab, err := dataset.ReadAny(filepath.Join(root, "figures", "beyond", "toy.arrow"), dataset.Allocator)

@@ -3,25 +3,7 @@ package experiment
 import (
 	"errors"
 	"fmt"
-
-	"pslab/engine/figure"
 )
-
-// FigureSpec is how the figure of s is drawn: its title and the [plot]
-// table.
-func (s *Spec) FigureSpec() figure.Spec {
-	p := s.Plot
-	fs := figure.Spec{Title: s.Title, Caption: p.Caption, XLabel: p.XLabel, YLabel: p.YLabel,
-		Bar: p.Type == "bar", LogX: p.LogX, LogY: p.LogY, Legend: p.Legend, XCategories: p.XCategories,
-		Bound: p.Bound, BoundLabel: p.BoundLabel}
-	for _, x := range p.Panels {
-		fs.Panels = append(fs.Panels, figure.Panel{Match: x.Match, Contains: x.Contains, Title: x.Title})
-	}
-	for _, l := range p.Lines {
-		fs.Lines = append(fs.Lines, figure.Line{Y: l.Y, Label: l.Label, Series: l.Series, Categories: l.Categories})
-	}
-	return fs
-}
 
 // check validates the figure keys of [plot] and returns the key path of
 // the first bad one under plot.

@@ -5,13 +5,12 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"pslab/engine/figure"
 )
 
-// TestFigureSpec: the [plot] table's panels, bound and lines reach the
-// figure, and bad ones are reported at their key.
-func TestFigureSpec(t *testing.T) {
+// TestPlotKeys: a [plot] table with panels, a bound and lines parses, and
+// bad ones are reported at their key (cmd/pslab TestFigureSpec: they
+// reach the figure).
+func TestPlotKeys(t *testing.T) {
 	t.Parallel()
 	plot := `[plot]
 x_label = "x"
@@ -30,14 +29,8 @@ title = "the rest"
 y = 3
 label = "limit"
 `
-	s, err := Parse("experiments/beyond/toy.toml", []byte(strings.Replace(goodSpec, "[plot]\nx_label = \"x\"\ny_label = \"y (s)\"\n", plot, 1)))
+	_, err := Parse("experiments/beyond/toy.toml", []byte(strings.Replace(goodSpec, "[plot]\nx_label = \"x\"\ny_label = \"y (s)\"\n", plot, 1)))
 	require.NoError(t, err)
-	fs := s.FigureSpec()
-	require.Equal(t, "Toy", fs.Title)
-	require.Equal(t, 0.1, fs.Bound)
-	require.Equal(t, "paper: ± 10%", fs.BoundLabel)
-	require.Equal(t, []figure.Panel{{Match: "testbed", Title: "testbed"}, {Title: "the rest"}}, fs.Panels)
-	require.Equal(t, []figure.Line{{Y: 3, Label: "limit"}}, fs.Lines)
 
 	for _, c := range []struct{ plot, want string }{
 		{"bound = 1.5\n", "bound 1.5 is not a relative error"},
