@@ -19,9 +19,12 @@ import (
 )
 
 var (
-	repoOnce sync.Once
-	repo     *Site
-	repoErr  error
+	repoOnce   sync.Once
+	repo       *Site
+	repoErr    error
+	renderOnce sync.Once
+	rendered   *Files
+	renderErr  error
 )
 
 // repoSite loads the site of the repository once for the tests that only
@@ -31,6 +34,16 @@ func repoSite(t *testing.T) *Site {
 	repoOnce.Do(func() { repo, repoErr = Load(repoRoot) })
 	require.NoError(t, repoErr)
 	return repo
+}
+
+// repoFiles renders repoSite once for the tests that only read its pages
+// (a render is about 0.25 CPU-s; four tests read it).
+func repoFiles(t *testing.T) *Files {
+	t.Helper()
+	site := repoSite(t)
+	renderOnce.Do(func() { rendered, renderErr = site.Render() })
+	require.NoError(t, renderErr)
+	return rendered
 }
 
 // TestAccuracyRowsAndFooter is issue 27 item 5: the configurations are
@@ -64,8 +77,7 @@ func TestAccuracyRowsAndFooter(t *testing.T) {
 	}
 	require.Equal(t, []string{"all"}, got)
 
-	files, err := repoSite(t).Render()
-	require.NoError(t, err)
+	files := repoFiles(t)
 	page, _ := files.Get("accuracy.html")
 	body, foot, ok := strings.Cut(string(page), "<tfoot>")
 	require.True(t, ok, "the summaries are the table's footer")
@@ -249,8 +261,7 @@ func TestChecksShowTheirIntervals(t *testing.T) {
 	require.Positive(t, withCI, "metrics with a recorded 95% interval")
 	require.Positive(t, inconclusive, "inconclusive claims")
 
-	files, err := repoSite(t).Render()
-	require.NoError(t, err)
+	files := repoFiles(t)
 	page, ok := files.Get("e/icpe20-fig25.html")
 	require.True(t, ok)
 	require.Contains(t, string(page), "<th>interval</th>")
@@ -264,8 +275,7 @@ func TestChecksShowTheirIntervals(t *testing.T) {
 func TestDownloadsOnlyForDatasetsExperimentsRead(t *testing.T) {
 	t.Parallel()
 	site := repoSite(t)
-	files, err := site.Render()
-	require.NoError(t, err)
+	files := repoFiles(t)
 	var with, without int
 	for _, d := range site.Datasets {
 		page, ok := files.Get(d.Page())
@@ -292,8 +302,7 @@ func TestDownloadsOnlyForDatasetsExperimentsRead(t *testing.T) {
 func TestMetadataWrittenOnce(t *testing.T) {
 	t.Parallel()
 	site := repoSite(t)
-	files, err := site.Render()
-	require.NoError(t, err)
+	files := repoFiles(t)
 	shared := 0
 	for _, d := range site.Datasets {
 		if d.MetaOf == nil {

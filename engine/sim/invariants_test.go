@@ -57,11 +57,15 @@ func randomTrace(r *rand.Rand, servers int) *trace.Trace {
 // TestInvariants checks on random traces and configurations that every op
 // of every step completes exactly once, after all its dependencies, that a
 // (worker, resource) never runs two chunks at once (I-5, I-11), and that
-// per-worker steps do not overlap.
+// per-worker steps do not overlap: 150 of them, 50 under -short.
 func TestInvariants(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(42, 42))
-	for iter := range 150 {
+	iters := 150
+	if testing.Short() {
+		iters = 50
+	}
+	for iter := range iters {
 		servers := 1 + r.IntN(3)
 		tr := randomTrace(r, servers)
 		cfg := Config{
