@@ -31,24 +31,25 @@ test:
 # above 0.5 s are not run but have their golden checks evaluated on their
 # recorded results in figures/, and the heaviest statistical, corpus,
 # browser, limits and multi-process tests shrink or skip (grep
-# testing.Short). GOGC=400: the go command, compiler, linker and test
-# binaries collect garbage a quarter as often. Measured with a clean test
-# cache on a quiet host, two A/B pairs (user + sys): 45.3 and 42.7 CPU-s
-# at the default GOGC=100, 41.1 and 37.8 at 400 (GC off: 45.2, the kernel
-# then pays for the memory); about 23 of them build, link and start the 39
-# test binaries (-run NONE). Again on 2026-11-28 (warm build cache): 35.6
-# and 35.7 CPU-s at 400, 36.7 and 36.7 at 1000; 19.7 with -run NONE; later
-# that day 34.8, the test binaries 15.3 of it. -ldflags=-w (no DWARF) made
-# no measurable difference (3 pairs of build-and-link runs, 19 ± 1 s), and
-# a no-op go build ./... alone costs 4 CPU-s. CI runs the full suite (make
-# test). Scratch on tmpfs where the machine has one (/dev/shm): the go
-# command writes and runs 770 MB of test binaries from GOTMPDIR, and the
-# tests write their files under TMPDIR; measured 37.3 and 35.7 CPU-s on
-# ext4 against 33.1 and 32.7 on tmpfs (2 pairs, every run passing,
-# 2026-11-28), the system time 8.6 -> 6.5.
+# testing.Short). CI runs the full suite (make test). Its cost, clean test
+# cache and warm build cache, is mostly linking the 40 test binaries (about
+# 14 CPU-s; running them is about 10), so three settings cut it (measured
+# on a quiet 2-core host, 2026-11-28):
+# - CGO_ENABLED=0 (pslab has no cgo code; the binaries then link without
+#   runtime/cgo): 36.7 -> 33.7 CPU-s (3 A/B pairs). The first run after a cgo
+#   build recompiles the standard library's net and its dependents once.
+# - GOGC=400: the go command, linker and tests collect garbage a quarter as
+#   often. 41.1/37.8 against 45.3/42.7 at GOGC=100; GC off was 45.2 (the
+#   kernel then pays for the memory), 1000 no better than 400.
+# - Scratch on tmpfs where there is one: GOTMPDIR and TMPDIR take the
+#   770 MB of test binaries and the tests' files. 33.1/32.7 against
+#   37.3/35.7 CPU-s on ext4.
+# -ldflags=-w (no DWARF) made no difference (3 pairs). With all of it and
+# the experiment package no longer linking gonum/plot: 29.6 CPU-s median
+# (7 runs, 29.1-29.7), 15.3 s wall.
 SHM := $(wildcard /dev/shm)
 test-short:
-	GOGC=400 $(if $(SHM),GOTMPDIR=$(SHM) TMPDIR=$(SHM)) $(GO) test -short ./...
+	CGO_ENABLED=0 GOGC=400 $(if $(SHM),GOTMPDIR=$(SHM) TMPDIR=$(SHM)) $(GO) test -short ./...
 
 # Benchmarks build with the profile pslab itself is built with (go build
 # and go run pick cmd/pslab/default.pgo up on their own; go test does not),
