@@ -6,52 +6,51 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"pslab/engine/experiment"
-	"pslab/engine/figure"
 )
 
-// TestFigureSpec: an experiment's title and its [plot] table's labels,
-// panels, bound and lines reach the figure pslab run draws.
+// TestFigureSpec: every committed experiment's title and [plot] table
+// (labels, scales, legend, bound, panels and lines) reach the figure
+// pslab run draws; among them are experiments with a bound, panels and
+// lines.
 func TestFigureSpec(t *testing.T) {
 	t.Parallel()
-	s, err := experiment.Parse("experiments/beyond/toy.toml", []byte(`id = "beyond-toy"
-title = "Toy"
-paper = "beyond"
-kind = "line"
-description = "a line"
-status = "reproduced"
-seed = 7
-
-[sweep]
-var = "x"
-from = 1
-to = 3
-
-[plot]
-x_label = "x"
-y_label = "y (s)"
-log_y = true
-bound = 0.1
-bound_label = "paper: ± 10%"
-
-[[plot.panel]]
-match = "testbed"
-title = "testbed"
-
-[[plot.panel]]
-title = "the rest"
-
-[[plot.line]]
-y = 3
-label = "limit"
-`))
+	paths, err := experiment.Find(root, nil)
 	require.NoError(t, err)
-	fs := figureSpec(s)
-	require.Equal(t, "Toy", fs.Title)
-	require.Equal(t, "x", fs.XLabel)
-	require.Equal(t, "y (s)", fs.YLabel)
-	require.True(t, fs.LogY)
-	require.Equal(t, 0.1, fs.Bound)
-	require.Equal(t, "paper: ± 10%", fs.BoundLabel)
-	require.Equal(t, []figure.Panel{{Match: "testbed", Title: "testbed"}, {Title: "the rest"}}, fs.Panels)
-	require.Equal(t, []figure.Line{{Y: 3, Label: "limit"}}, fs.Lines)
+	var bounds, panels, lines int
+	for _, path := range paths {
+		s, err := experiment.Load(path)
+		require.NoError(t, err, path)
+		p, fs := s.Plot, figureSpec(s)
+		require.Equal(t, s.Title, fs.Title, path)
+		require.Equal(t, [2]string{p.XLabel, p.YLabel}, [2]string{fs.XLabel, fs.YLabel}, path)
+		require.Equal(t, p.Caption, fs.Caption, path)
+		require.Equal(t, p.Type == "bar", fs.Bar, path)
+		require.Equal(t, [3]bool{p.LogX, p.LogY, p.XCategories}, [3]bool{fs.LogX, fs.LogY, fs.XCategories}, path)
+		require.Equal(t, p.Legend, fs.Legend, path)
+		require.Equal(t, p.Bound, fs.Bound, path)
+		require.Equal(t, p.BoundLabel, fs.BoundLabel, path)
+		require.Len(t, fs.Panels, len(p.Panels), path)
+		for i, x := range p.Panels {
+			require.Equal(t, [3]string{x.Match, x.Contains, x.Title}, [3]string{fs.Panels[i].Match, fs.Panels[i].Contains, fs.Panels[i].Title}, path)
+		}
+		require.Len(t, fs.Lines, len(p.Lines), path)
+		for i, l := range p.Lines {
+			got := fs.Lines[i]
+			require.Equal(t, l.Y, got.Y, path)
+			require.Equal(t, [2]string{l.Label, l.Series}, [2]string{got.Label, got.Series}, path)
+			require.Equal(t, l.Categories, got.Categories, path)
+		}
+		if fs.Bound > 0 {
+			bounds++
+		}
+		if len(fs.Panels) > 0 {
+			panels++
+		}
+		if len(fs.Lines) > 0 {
+			lines++
+		}
+	}
+	require.Positive(t, bounds, "an experiment with a bound")
+	require.Positive(t, panels, "an experiment with panels")
+	require.Positive(t, lines, "an experiment with lines")
 }
