@@ -36,8 +36,10 @@ test:
 # 14 CPU-s; running them is about 10), so three settings cut it (measured
 # on a quiet 2-core host, 2026-11-28):
 # - CGO_ENABLED=0 (pslab has no cgo code; the binaries then link without
-#   runtime/cgo): 36.7 -> 33.7 CPU-s (3 A/B pairs). The first run after a cgo
-#   build recompiles the standard library's net and its dependents once.
+#   runtime/cgo): 36.7 -> 33.7 CPU-s (3 A/B pairs). The first run after
+#   a cgo build (make test) recompiles what depends on cgo once, about
+#   120 CPU-s (a fresh GOCACHE: the tests' build with cgo 457 CPU-s, then
+#   without it 137, against 16 for a warm build without it).
 # - GOGC=400: the go command, linker and tests collect garbage a quarter as
 #   often. 41.1/37.8 against 45.3/42.7 at GOGC=100; GC off was 45.2 (the
 #   kernel then pays for the memory), 1000 no better than 400.
