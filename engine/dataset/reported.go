@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 
 	"pslab/engine/tomlfile"
@@ -39,8 +40,17 @@ type ReportedRow struct {
 // a Table whose columns are the declared ones plus "section" and "quote".
 // Errors name the file and line.
 func ReadReported(path string) (*Table, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReported(path, b)
+}
+
+// ParseReported is ReadReported of the source b of file path.
+func ParseReported(path string, b []byte) (*Table, error) {
 	var src ReportedSource
-	f, err := tomlfile.Decode(path, &src)
+	f, err := tomlfile.DecodeBytes(path, b, &src)
 	if err != nil {
 		return nil, err
 	}
