@@ -51,16 +51,24 @@ func ReadParts(m *Meta) ([]Part, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", m.Name(), err)
 	}
+	return ParseParts(b, m.Name()+": "+PartsName)
+}
+
+// ParseParts decodes the parts of predict.gob's bytes b, checking that
+// each holds a prediction with one entry per worker count in every
+// per-worker slice (a part is read from another machine); errors start
+// with name.
+func ParseParts(b []byte, name string) ([]Part, error) {
 	var parts []Part
 	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&parts); err != nil {
-		return nil, fmt.Errorf("%s: %s: %w", m.Name(), PartsName, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	for i, pt := range parts { // a part is read from another machine
+	for i, pt := range parts {
 		if pt.Prediction == nil {
-			return nil, fmt.Errorf("%s: %s: part %d: no prediction", m.Name(), PartsName, i)
+			return nil, fmt.Errorf("%s: part %d: no prediction", name, i)
 		}
 		if err := checkPart(pt.Prediction); err != nil {
-			return nil, fmt.Errorf("%s: %s: part %d: %w", m.Name(), PartsName, i, err)
+			return nil, fmt.Errorf("%s: part %d: %w", name, i, err)
 		}
 	}
 	return parts, nil
