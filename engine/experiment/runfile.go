@@ -62,14 +62,27 @@ func ReadRunFile(path string) (*RunFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ParseRunFile(path, b)
+}
+
+// ParseRunFile decodes the run file path whose content is b: one JSON
+// object with known fields only, an id, and a run time that is a finite
+// number of seconds ≥ 0. Errors name the file.
+func ParseRunFile(path string, b []byte) (*RunFile, error) {
 	var r RunFile
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if dec.More() {
+		return nil, fmt.Errorf("%s: data after the run's object", path)
+	}
 	if r.ID == "" {
 		return nil, fmt.Errorf("%s: no id", path)
+	}
+	if !(r.ElapsedS >= 0) || math.IsInf(r.ElapsedS, 0) {
+		return nil, fmt.Errorf("%s: elapsed_s %v is not a run time in seconds (finite, ≥ 0)", path, r.ElapsedS)
 	}
 	return &r, nil
 }

@@ -34,3 +34,19 @@ func TestRunFileRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 1.2, r.ElapsedS, "kept by a run that does not record")
 }
+
+// TestRunFileRefusals: a run time that is not a duration, data after the
+// object, an unknown field and a missing id are refused, naming the file.
+func TestRunFileRefusals(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		`{"id": "x", "elapsed_s": -1, "metrics": {}}`: "f.run.json: elapsed_s -1 is not a run time",
+		`{"id": "x", "metrics": {}} {"id": "y"}`:      "f.run.json: data after the run's object",
+		`{"id": "x", "metrics": {}, "elapsed": 1}`:    `f.run.json: json: unknown field "elapsed"`,
+		`{"id": "x", "metrics": {"a": "fast"}}`:       "f.run.json: metric value",
+		`{"elapsed_s": 1, "metrics": {}}`:             "f.run.json: no id",
+	} {
+		_, err := ParseRunFile("f.run.json", []byte(in))
+		require.ErrorContains(t, err, want, in)
+	}
+}
