@@ -41,6 +41,7 @@ func TestRunFileRefusals(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{
 		`{"id": "x", "elapsed_s": -1, "metrics": {}}`: "f.run.json: elapsed_s -1 is not a run time",
+		`{"id": "x", "metrics": {}} }`:                "f.run.json: data after the run's object",
 		`{"id": "x", "metrics": {}} {"id": "y"}`:      "f.run.json: data after the run's object",
 		`{"id": "x", "metrics": {}, "elapsed": 1}`:    `f.run.json: json: unknown field "elapsed"`,
 		`{"id": "x", "metrics": {"a": "fast"}}`:       "f.run.json: metric value",
