@@ -274,6 +274,9 @@ func mustTrace(t *testing.T, path string) *trace.Trace {
 // path, one W at a time: an estimate that reached its target does not
 // depend on the events bound it ran under).
 func TestPredictMatchesByoExperiment(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: a converged 16-worker estimate (0.36 CPU-s); kinds -short checks byo-kineto on its recorded results")
+	}
 	t.Parallel()
 	g, err := golden.Load(filepath.Join(root, "golden", "beyond", "byo-kineto.toml"))
 	require.NoError(t, err)

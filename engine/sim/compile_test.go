@@ -30,8 +30,9 @@ func compileConfigs() []Config {
 }
 
 // TestProgramMatchesRun: one compiled Program, reused across all configs
-// (and concurrently), gives exactly the results of sim.Run, which compiles
-// every time; the spans are the same too.
+// (and concurrently, by three users, two under -short), gives exactly the
+// results of sim.Run, which compiles every time; the spans are the same
+// too.
 func TestProgramMatchesRun(t *testing.T) {
 	t.Parallel()
 	tr := inceptionLike(6, 0.2, 2, 8)
@@ -44,7 +45,11 @@ func TestProgramMatchesRun(t *testing.T) {
 		require.NoError(t, err, "config %d", i)
 	}
 	var wg sync.WaitGroup
-	for range 3 {
+	users := 3 // concurrent users of the one Program
+	if testing.Short() {
+		users = 2
+	}
+	for range users {
 		wg.Go(func() {
 			for i, c := range cs {
 				got, err := pr.Run(c)
