@@ -48,7 +48,9 @@ test:
 #   37.3/35.7 CPU-s on ext4.
 # -ldflags=-w (no DWARF) made no difference (3 pairs). With all of it and
 # the experiment package no longer linking gonum/plot: 29.6 CPU-s median
-# (7 runs, 29.1-29.7), 15.3 s wall.
+# (7 runs, 29.1-29.7), 15.3 s wall, on a quiet host; 30.8, 32.4 and 32.8
+# (7-run medians) later that day as the host got busier; 0.88x
+# [0.84, 0.90] the suite before (5 A/B pairs).
 SHM := $(wildcard /dev/shm)
 test-short:
 	CGO_ENABLED=0 GOGC=400 $(if $(SHM),GOTMPDIR=$(SHM) TMPDIR=$(SHM)) $(GO) test -short ./...
