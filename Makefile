@@ -85,7 +85,8 @@ lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
-# Every parser's fuzz target, one after another (seed corpora in each
+# Every fuzz target (each parser's, and FuzzRunTrace's hostile traces
+# through the simulator), one after another (seed corpora in each
 # package's testdata/fuzz/<target>/). FUZZTIME is per target.
 FUZZTIME ?= 1m
 FUZZMINIMIZETIME ?= 5s
