@@ -22,8 +22,8 @@ func figureSpec(s *experiment.Spec) figure.Spec {
 	return fs
 }
 
-// drawFigure renders the figure of experiment s from its result table t
-// as SVG and PNG (experiment.Options.Draw).
+// drawFigure is pslab run's experiment.DrawFunc: engine/figure's
+// rendering of figureSpec.
 func drawFigure(s *experiment.Spec, t *dataset.Table) (svg, png []byte, err error) {
 	return figure.Render(figureSpec(s), t)
 }

@@ -39,16 +39,19 @@ type Options struct {
 	RecordTime bool
 	// Progress, if set, is called when an experiment finishes.
 	Progress func(Outcome)
-	// Draw renders an experiment's figure from its spec and result table
-	// as SVG and PNG; Write needs it. The caller supplies it (pslab run
-	// draws with engine/figure), so that this package and the kinds, which
-	// never draw, do not link the plotting library: 1 CPU-s of linking in
-	// make test-short (2026-11-28, two runs each).
-	Draw func(*Spec, *dataset.Table) (svg, png []byte, err error)
+	// Draw renders each figure; Write needs it. The caller supplies it
+	// (pslab run draws with engine/figure), so that this package and the
+	// kinds, which never draw, do not link the plotting library: 1 CPU-s
+	// of linking in make test-short (2026-11-28, two runs each).
+	Draw DrawFunc
 
 	// estimates is the cache Run gives every experiment (Env.Estimates).
 	estimates *sim.EstimateCache
 }
+
+// DrawFunc renders the figure of experiment s from its result table t as
+// SVG and PNG.
+type DrawFunc func(s *Spec, t *dataset.Table) (svg, png []byte, err error)
 
 // Outcome is what happened to one experiment.
 type Outcome struct {
@@ -322,7 +325,7 @@ func relTo(root, p string) string {
 // write renders and writes the figure and the result table (the run file,
 // figures/<paper>/<name>.run.json, is written after it by writeRunFile). Every file is
 // written atomically; nothing is written if rendering fails.
-func write(root string, s *Spec, res *Result, draw func(*Spec, *dataset.Table) ([]byte, []byte, error)) error {
+func write(root string, s *Spec, res *Result, draw DrawFunc) error {
 	svg, png, err := draw(s, res.Table)
 	if err != nil {
 		return err
