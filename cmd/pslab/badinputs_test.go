@@ -104,6 +104,11 @@ func TestBadInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	watch := badWatchRepo(t, []string{filepath.Join(repo, "figures"), filepath.Join(repo, "datasets"), cwd}, repo)
 	var skipped, fixed []string
 	nth := map[string]int{} // index of each case within its kind
 	notShort := 0           // cases -short leaves out
@@ -120,7 +125,7 @@ func TestBadInputs(t *testing.T) {
 				skipped = append(skipped, c.name)
 				t.Skipf("known failure, not run (PSLAB_BADINPUTS_ALL=1 runs it): %s", why)
 			}
-			problems := badRun(t, c, repo)
+			problems := badRun(t, c, watch)
 			switch {
 			case known && len(problems) > 0:
 				skipped = append(skipped, c.name)
@@ -154,8 +159,9 @@ type badOutcome struct {
 }
 
 // badRun runs case c and returns what is wrong with its outcome (nil: it
-// was refused as it should be).
-func badRun(t *testing.T, c badCase, repo string) []string {
+// was refused as it should be), the repository's changes as watch saw them
+// among it.
+func badRun(t *testing.T, c badCase, watch *badRepoWatch) []string {
 	d := badTempDir(t)
 	for rel, content := range c.files {
 		if content == badFixture {
@@ -171,13 +177,7 @@ func badRun(t *testing.T, c badCase, repo string) []string {
 	for i, a := range c.args {
 		args[i] = expand(a)
 	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	watched := []string{d, filepath.Join(repo, "figures"), filepath.Join(repo, "datasets"), cwd}
-	before := badSnapshots(t, watched)
-	topBefore := badEntries(t, repo)
+	before := badSnapshots(t, []string{d})
 
 	out, hung := badCall(args)
 	var problems []string
@@ -206,14 +206,10 @@ func badRun(t *testing.T, c badCase, repo string) []string {
 		}
 		t.Logf("args %q\nerr: %s\nstdout: %s", args, m, out.stdout)
 	}
+	repoChanges := watch.changes(t)
 	if !hung { // a hung case may still be writing
-		after := badSnapshots(t, watched)
-		problems = append(problems, badDiff(before, after, d)...)
-		for _, e := range badEntries(t, repo) {
-			if !slices.Contains(topBefore, e) {
-				problems = append(problems, "output left: "+filepath.Join(repo, e)+" (new)")
-			}
-		}
+		problems = append(problems, repoChanges...)
+		problems = append(problems, badDiff(before, badSnapshots(t, []string{d}))...)
 	}
 	return problems
 }
