@@ -78,7 +78,7 @@ func TestSmokeLoopbackRepetitionsAndDilation(t *testing.T) {
 	// a step takes at least its compute, 5.55 ms × 2 stretched: the
 	// stretched throughput, on the configuration's time scale, is bounded
 	// as the unstretched one is
-	require.Less(t, d.Mean, float64(d.Workers)*11532/2*1.05)
+	require.Less(t, d.Mean, smokeRateBound(d.Workers, 32, c.Average))
 	points, stretched := o.Judge()
 	require.Len(t, stretched, 1)
 	require.NotEmpty(t, points[0].Sensitivity)
