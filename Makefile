@@ -33,8 +33,8 @@ test:
 # browser, limits and multi-process tests shrink or skip (grep
 # testing.Short). CI runs the full suite (make test). Its cost, clean test
 # cache and warm build cache, is mostly linking the 40 test binaries (about
-# 14 CPU-s; running them is about 10), so three settings cut it (measured
-# on a quiet 2-core host, 2026-11-28):
+# 13 CPU-s; running them is about 9, the go command about 2.5), so three
+# settings cut it (measured on a 2-core host, 2026-11-28):
 # - CGO_ENABLED=0 (pslab has no cgo code; the binaries then link without
 #   runtime/cgo): 36.7 -> 33.7 CPU-s (3 A/B pairs). The first run after
 #   a cgo build (make test) recompiles what depends on cgo once, about
@@ -44,13 +44,16 @@ test:
 #   often. 41.1/37.8 against 45.3/42.7 at GOGC=100; GC off was 45.2 (the
 #   kernel then pays for the memory), 1000 no better than 400.
 # - Scratch on tmpfs where there is one: GOTMPDIR and TMPDIR take the
-#   770 MB of test binaries and the tests' files. 33.1/32.7 against
-#   37.3/35.7 CPU-s on ext4.
-# -ldflags=-w (no DWARF) made no difference (3 pairs). With all of it and
-# the experiment package no longer linking gonum/plot: 29.6 CPU-s median
-# (7 runs, 29.1-29.7), 15.3 s wall, on a quiet host; 30.8, 32.4 and 32.8
-# (7-run medians) later that day as the host got busier; 0.88x
-# [0.84, 0.90] the suite before (5 A/B pairs).
+#   770 MB of test binaries and the tests' files (on ext4, creating their
+#   inodes alone took about 2 CPU-s). 33.1/32.7 against 37.3/35.7 CPU-s.
+# Each alone now saves 1.1-2.5 CPU-s. -ldflags=-w (no DWARF) saved 0.45-0.8
+# CPU-s of linking in two runs, within the noise of the whole; not used.
+# Result: 24.5 CPU-s median (5 A/B pairs, 24.2-25.2), 12.8 s wall, 0.85x
+# [0.84, 0.87] the suite before cmd/pslab's hostile-input corpus watched
+# the repository instead of walking it twice per case (go test hashed every
+# entry those walks touched, for its test cache); 25.4-25.6 with a busy
+# loop on the other core. Plain go test -short ./... (cgo, GOGC=100, /tmp
+# on ext4): 29.1-30.4.
 SHM := $(wildcard /dev/shm)
 test-short:
 	CGO_ENABLED=0 GOGC=400 $(if $(SHM),GOTMPDIR=$(SHM) TMPDIR=$(SHM)) $(GO) test -short ./...
