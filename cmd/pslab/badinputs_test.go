@@ -159,8 +159,8 @@ type badOutcome struct {
 }
 
 // badRun runs case c and returns what is wrong with its outcome (nil: it
-// was refused as it should be), the repository's changes as watch saw them
-// among it.
+// was refused as it should be), what it changed in the repository (as
+// watch saw it) or left in its own directory among it.
 func badRun(t *testing.T, c badCase, watch *badRepoWatch) []string {
 	d := badTempDir(t)
 	for rel, content := range c.files {
@@ -206,8 +206,10 @@ func badRun(t *testing.T, c badCase, watch *badRepoWatch) []string {
 		}
 		t.Logf("args %q\nerr: %s\nstdout: %s", args, m, out.stdout)
 	}
+	// Drained even after a hang, so that what the case wrote so far is not
+	// the next case's; a hung case may still be writing, so it is not judged.
 	repoChanges := watch.changes(t)
-	if !hung { // a hung case may still be writing
+	if !hung {
 		problems = append(problems, repoChanges...)
 		problems = append(problems, badDiff(before, badSnapshots(t, []string{d}))...)
 	}
